@@ -1,0 +1,1 @@
+"""Contributions built on the Newton backend: solver coupling, custom coupled managers, tasks."""

@@ -1,0 +1,1 @@
+"""Sensors contributed on top of the Newton backend."""

@@ -1,0 +1,58 @@
+"""Manager running :class:`newton.solvers.SolverMuJoCo` (MuJoCo Warp or MuJoCo C)."""
+
+from __future__ import annotations
+
+import newton
+from newton.solvers import SolverMuJoCo
+
+from .mjwarp_manager_cfg import MJWarpSolverCfg
+from .newton_manager import NewtonManager
+
+_OPTIONAL_KWARGS = (
+    "njmax", "nconmax", "iterations", "ls_iterations", "solver", "integrator", "cone", "impratio", "tolerance",
+    "ls_tolerance", "disable_contacts", "update_data_interval",
+)
+
+
+class NewtonMJWarpManager(NewtonManager):
+    """Runs MuJoCo Warp. With ``use_mujoco_contacts`` MuJoCo detects contacts itself and exports them into a
+    pipeline sized from :meth:`SolverMuJoCo.get_max_contact_count`; the manager never collides then."""
+
+    @classmethod
+    def _create_solver(cls, model: newton.Model, solver_cfg: MJWarpSolverCfg) -> SolverMuJoCo:
+        kwargs = {name: getattr(solver_cfg, name) for name in _OPTIONAL_KWARGS if getattr(solver_cfg, name) is not None}
+        if solver_cfg.use_mujoco_cpu and "cuda" in str(model.device):
+            raise ValueError("MJWarpSolverCfg(use_mujoco_cpu=True) needs device='cpu'; MuJoCo C runs on the CPU only.")
+        return SolverMuJoCo(
+            model,
+            use_mujoco_cpu=solver_cfg.use_mujoco_cpu,
+            use_mujoco_contacts=solver_cfg.use_mujoco_contacts,
+            **kwargs,
+        )
+
+    @classmethod
+    def _build_solver(cls, model: newton.Model, solver_cfg: MJWarpSolverCfg) -> None:
+        NewtonManager._solver = cls._create_solver(model, solver_cfg)
+        NewtonManager._use_single_state = False
+        NewtonManager._needs_collision_pipeline = not solver_cfg.use_mujoco_contacts
+        NewtonManager._supports_rigid_body_force_input = True
+
+    @classmethod
+    def _register_builder_attributes(cls, builder: newton.ModelBuilder) -> None:
+        SolverMuJoCo.register_custom_attributes(builder)
+
+    @classmethod
+    def _initialize_contacts(cls) -> None:
+        super()._initialize_contacts()
+        solver_cfg = NewtonManager._solver_cfg
+        if solver_cfg.use_mujoco_contacts:
+            # MuJoCo collides internally; this pipeline only provides export storage and is never run.
+            pipeline = newton.CollisionPipeline(
+                NewtonManager._model, rigid_contact_max=NewtonManager._solver.get_max_contact_count(), soft_contact_max=0
+            )
+            NewtonManager._contacts = pipeline.contacts()
+            NewtonManager._collision_pipeline = None
+
+    @classmethod
+    def _supports_cuda_graph_capture(cls) -> bool:
+        return not NewtonManager._solver_cfg.use_mujoco_cpu

@@ -1,0 +1,747 @@
+"""Class-level physics manager that runs Newton solvers inside Isaac Lab's simulation context."""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from abc import abstractmethod
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+import warp as wp
+
+import newton
+from isaaclab.physics import PhysicsEvent, PhysicsManager
+
+from . import graph as _graph
+from .newton_manager_cfg import NewtonCfg, NewtonSolverCfg
+from .observables import ObservableRequests, ObservableSchedule, allocate_schedule, normalize_kinds
+
+if TYPE_CHECKING:
+    from isaaclab.sim import SimulationContext
+    from newton.solvers import SolverBase
+
+logger = logging.getLogger(__name__)
+
+_SLOT_NAMES = ("_solver", "_use_single_state", "_needs_collision_pipeline", "_supports_rigid_body_force_input")
+_SLOT_DEFAULTS = {"_use_single_state": False, "_needs_collision_pipeline": False, "_supports_rigid_body_force_input": False}
+
+
+class NewtonManager(PhysicsManager):
+    """Newton physics manager: owns the model, states, contacts and the substep loop.
+
+    All state lives on this class; subclasses (one per Newton solver, e.g. ``NewtonMJWarpManager``) only
+    build the solver in :meth:`_build_solver` and assign the four slots on ``NewtonManager`` itself:
+    ``_solver``, ``_use_single_state``, ``_needs_collision_pipeline`` and ``_supports_rigid_body_force_input``.
+
+    Public lifecycle, in order: :meth:`initialize`, :meth:`create_builder` / :meth:`set_builder` /
+    :meth:`instantiate_builder_from_stage`, :meth:`start_simulation`, :meth:`initialize_solver`,
+    :meth:`reset`, :meth:`step`, :meth:`forward`, :meth:`pre_render`, :meth:`close` / :meth:`clear`.
+    """
+
+    # -- the four solver slots (assigned by subclasses in _build_solver) --
+    _solver: ClassVar[SolverBase | None] = None
+    _use_single_state: ClassVar[bool | None] = None
+    _needs_collision_pipeline: ClassVar[bool | None] = None
+    _supports_rigid_body_force_input: ClassVar[bool | None] = None
+
+    # -- scene --
+    _builder: ClassVar[newton.ModelBuilder | None] = None
+    _model: ClassVar[newton.Model | None] = None
+    _state_0: ClassVar[newton.State | None] = None
+    _state_1: ClassVar[newton.State | None] = None
+    _control: ClassVar[newton.Control | None] = None
+    _collision_pipeline: ClassVar[newton.CollisionPipeline | None] = None
+    _contacts: ClassVar[newton.Contacts | None] = None
+    _gravity: ClassVar[tuple[float, float, float]] = (0.0, 0.0, -9.81)
+    _solver_cfg: ClassVar[NewtonSolverCfg | None] = None
+
+    # -- stepping --
+    _num_substeps: ClassVar[int] = 1
+    _solver_dt: ClassVar[float] = 1.0 / 60.0
+    _external_body_f: ClassVar[wp.array | None] = None
+    _graph: ClassVar[wp.Graph | None] = None
+    _graph_decimation: ClassVar[int] = 0
+    _graph_deferred: ClassVar[bool] = False
+    _decimation: ClassVar[int] = 1
+    _actuator_passes: ClassVar[list[tuple[Callable[[], None], bool]]] = []
+    _sensor_updates: ClassVar[list[Callable[[float], None]]] = []
+
+    # -- resets --
+    _reset_world_mask: ClassVar[wp.array | None] = None
+    _reset_pending: ClassVar[bool] = False
+
+    # -- observables --
+    _observable_requests: ClassVar[ObservableRequests] = ObservableRequests()
+    _observable_schedule: ClassVar[ObservableSchedule | None] = None
+
+    _scene_data_backend: ClassVar[Any] = None
+    _simulation_started: ClassVar[bool] = False
+
+    # ------------------------------------------------------------------------------------------------
+    # Public lifecycle
+    # ------------------------------------------------------------------------------------------------
+
+    @classmethod
+    def initialize(cls, sim_context: SimulationContext) -> None:
+        """Store the simulation context, read gravity and the solver configuration.
+
+        Args:
+            sim_context: The Isaac Lab simulation context driving this manager.
+        """
+        super().initialize(sim_context)
+        cfg = sim_context.cfg.physics
+        if not isinstance(cfg, NewtonCfg):
+            raise TypeError(f"{cls.__name__} needs SimulationCfg.physics to be a NewtonCfg, got {type(cfg).__name__}.")
+        NewtonManager._clear_scene()
+        NewtonManager._gravity = tuple(float(g) for g in sim_context.cfg.gravity)
+        NewtonManager._solver_cfg = cfg.solver_cfg
+        NewtonManager._num_substeps = int(cfg.num_substeps)
+        NewtonManager._decimation = 1
+        if cfg.observables:
+            NewtonManager._observable_requests.add(cfg.observables)
+        if cfg.observables_every_substep:
+            NewtonManager._observable_requests.add(cfg.observables_every_substep, every_substep=True)
+        from .scene_data import NewtonSceneDataBackend
+
+        NewtonManager._scene_data_backend = NewtonSceneDataBackend(cls)
+
+    @classmethod
+    def create_builder(cls) -> newton.ModelBuilder:
+        """Create an empty builder with the simulation's gravity and register solver attributes.
+
+        Returns:
+            The new builder, also stored as the manager's builder.
+        """
+        builder = newton.ModelBuilder(up_axis=newton.Axis.Z, gravity=cls._gravity)
+        cls._register_builder_attributes(builder)
+        NewtonManager._builder = builder
+        return builder
+
+    @classmethod
+    def set_builder(cls, builder: newton.ModelBuilder) -> None:
+        """Use ``builder`` as the scene to finalize on the next hard reset.
+
+        Args:
+            builder: A populated :class:`newton.ModelBuilder`.
+        """
+        if not isinstance(builder, newton.ModelBuilder):
+            raise TypeError(f"set_builder() expects a newton.ModelBuilder, got {type(builder).__name__}.")
+        NewtonManager._builder = builder
+
+    @classmethod
+    def get_builder(cls) -> newton.ModelBuilder | None:
+        """Return the builder the next hard reset finalizes (``None`` before one is created or set)."""
+        return NewtonManager._builder
+
+    @classmethod
+    def instantiate_builder_from_stage(cls, stage: Any = None) -> newton.ModelBuilder:
+        """Import the USD stage into a new builder.
+
+        Args:
+            stage: The USD stage. Defaults to the simulation context's stage.
+
+        Returns:
+            The builder holding the imported scene.
+        """
+        if stage is None:
+            stage = cls._sim.stage if cls._sim is not None else None
+        if stage is None:
+            raise RuntimeError("instantiate_builder_from_stage() needs a stage: pass one or create a SimulationContext.")
+        builder = cls.create_builder()
+        builder.add_usd(stage)
+        return builder
+
+    @classmethod
+    def start_simulation(cls) -> None:
+        """Finalize the model and allocate states and control, dispatching MODEL_INIT and PHYSICS_READY."""
+        if NewtonManager._builder is None:
+            NewtonManager._builder = cls._builder_from_stage_or_fail()
+        builder = NewtonManager._builder
+        cls.dispatch_event(PhysicsEvent.MODEL_INIT, builder)
+        cls._register_builder_attributes(builder)
+        cls._prepare_builder_for_finalize(builder)
+        model = builder.finalize(device=cls.get_device())
+        model.set_gravity(cls._gravity)
+        NewtonManager._model = model
+        NewtonManager._state_0 = model.state()
+        NewtonManager._state_1 = model.state()
+        NewtonManager._control = model.control()
+        newton.eval_fk(model, model.joint_q, model.joint_qd, NewtonManager._state_0)
+        NewtonManager._state_1.assign(NewtonManager._state_0)
+        NewtonManager._external_body_f = wp.zeros_like(NewtonManager._state_0.body_f) if model.body_count else None
+        NewtonManager._reset_world_mask = wp.zeros(model.world_count + 1, dtype=wp.bool, device=model.device)
+        NewtonManager._reset_pending = False
+        NewtonManager._sim_time = 0.0
+        PhysicsManager._sim_time = 0.0
+        NewtonManager._simulation_started = True
+        cls.dispatch_event(PhysicsEvent.PHYSICS_READY, model)
+
+    @classmethod
+    def initialize_solver(cls) -> None:
+        """Build the solver, check its slots, allocate contacts and observables, then capture the graph."""
+        if NewtonManager._model is None:
+            raise RuntimeError("initialize_solver() needs a finalized model: call start_simulation() first.")
+        for name in _SLOT_NAMES:
+            setattr(NewtonManager, name, None)
+        cls._build_solver(NewtonManager._model, NewtonManager._solver_cfg)
+        cls._validate_slots()
+        dt = cls.get_physics_dt()
+        NewtonManager._solver_dt = dt / NewtonManager._num_substeps
+        cls._initialize_contacts()
+        NewtonManager._observable_schedule = allocate_schedule(
+            NewtonManager._solver, NewtonManager._observable_requests, NewtonManager._contacts, solver_name=cls.__name__
+        )
+        NewtonManager._graph = None
+        NewtonManager._graph_decimation = 0
+        NewtonManager._graph_deferred = False
+        if cls._graph_decimation_possible():
+            # The graph-safe decimation path captures once the decimation is known (set_decimation / first step).
+            NewtonManager._graph_deferred = True
+        elif cls._requires_initial_reset_before_graph_capture():
+            NewtonManager._graph_deferred = True
+        else:
+            cls._capture_graph(decimation=0)
+
+    @classmethod
+    def reset(cls, soft: bool = False) -> None:
+        """Reset the simulation.
+
+        A hard reset re-finalizes the model from the builder and rebuilds solver, contacts, observables and
+        graph; a soft reset keeps all of them (it only applies pending per-world resets).
+
+        Args:
+            soft: Keep model, solver, contacts and graph.
+        """
+        if soft and NewtonManager._solver is not None:
+            cls._reset_solver_internals()
+            return
+        if NewtonManager._simulation_started:
+            cls.dispatch_event(PhysicsEvent.STOP)
+            cls._release_solver()
+        cls.start_simulation()
+        cls.initialize_solver()
+
+    @classmethod
+    def step(cls) -> None:
+        """Advance the simulation by one physics step (the whole decimation when :meth:`handles_decimation`)."""
+        if NewtonManager._solver is None:
+            raise RuntimeError("NewtonManager.step() called before the solver exists: call sim.reset() first.")
+        cls._reset_solver_internals()
+        schedule = NewtonManager._observable_schedule
+        if schedule is not None:
+            schedule.check_contacts(NewtonManager._contacts)
+        if NewtonManager._graph_deferred:
+            NewtonManager._graph_deferred = False
+            cls._capture_graph(decimation=NewtonManager._decimation if cls._graph_decimation_possible() else 0)
+        num_steps = 1
+        if NewtonManager._graph is not None and NewtonManager._graph_decimation > 0:
+            num_steps = NewtonManager._graph_decimation
+            _graph.launch(NewtonManager._graph)
+        else:
+            cls._run_actuator_passes()
+            if NewtonManager._graph is not None:
+                _graph.launch(NewtonManager._graph)
+            else:
+                cls._simulate_physics_only()
+        dt = cls.get_physics_dt() * num_steps
+        PhysicsManager._sim_time += dt
+        cls._check_solver_status()
+        if cls._cfg is not None and getattr(cls._cfg, "debug_mode", False):
+            cls._log_solver_debug()
+        for update in tuple(NewtonManager._sensor_updates):
+            update(dt)
+
+    @classmethod
+    def forward(cls) -> None:
+        """Apply pending world resets and refresh body poses from joint coordinates (no time advance)."""
+        if NewtonManager._model is None:
+            return
+        cls._reset_solver_internals()
+        model = NewtonManager._model
+        if model.joint_count:
+            state = NewtonManager._state_0
+            newton.eval_fk(model, state.joint_q, state.joint_qd, state)
+
+    @classmethod
+    def pre_render(cls) -> None:
+        """Refresh kinematics before renderers and visualizers read the state."""
+        cls.forward()
+
+    @classmethod
+    def close(cls) -> None:
+        """Dispatch STOP to listeners, then release the solver, model and all class-level state."""
+        try:
+            super().close()
+        finally:
+            cls.clear()
+
+    @classmethod
+    def clear(cls) -> None:
+        """Release the solver, model and all class-level state, including observable requests."""
+        cls._release_solver()
+        NewtonManager._clear_scene()
+
+    # ------------------------------------------------------------------------------------------------
+    # Decimation, actuators, sensors, resets
+    # ------------------------------------------------------------------------------------------------
+
+    @classmethod
+    def handles_decimation(cls) -> bool:
+        """Whether :meth:`step` runs the whole decimation loop (actuators and substeps in one graph)."""
+        return NewtonManager._graph is not None and NewtonManager._graph_decimation > 1
+
+    @classmethod
+    def set_decimation(cls, decimation: int) -> None:
+        """Record the environment's decimation; on the graph-safe path, capture the decimation loop.
+
+        Args:
+            decimation: Physics steps per environment step.
+        """
+        if decimation < 1:
+            raise ValueError(f"decimation must be >= 1, got {decimation}.")
+        NewtonManager._decimation = int(decimation)
+        if NewtonManager._solver is not None and cls._graph_decimation_possible():
+            NewtonManager._graph_deferred = False
+            cls._capture_graph(decimation=NewtonManager._decimation)
+
+    @classmethod
+    def register_actuator_pass(cls, fn: Callable[[], None], *, graph_safe: bool) -> None:
+        """Register work that runs once per physics step before the substeps (e.g. explicit actuators).
+
+        Args:
+            fn: Callable run before the substep loop of each physics step.
+            graph_safe: Whether ``fn`` only launches Warp work that can be captured in a graph (no host reads,
+                allocations or data-dependent Python branches). Any pass that is not graph-safe keeps the
+                environment in charge of decimation.
+        """
+        NewtonManager._actuator_passes.append((fn, bool(graph_safe)))
+
+    @classmethod
+    def register_sensor_update(cls, fn: Callable[[float], None]) -> Callable[[], None]:
+        """Register a callable run after every :meth:`step` with the elapsed time [s].
+
+        Returns:
+            A function that removes the registration.
+        """
+        NewtonManager._sensor_updates.append(fn)
+
+        def remove() -> None:
+            if fn in NewtonManager._sensor_updates:
+                NewtonManager._sensor_updates.remove(fn)
+
+        return remove
+
+    @classmethod
+    def request_world_reset(cls, world_ids: Iterable[int] | wp.array | None = None) -> None:
+        """Mark worlds whose solver internals are reset before the next step or :meth:`forward`.
+
+        Args:
+            world_ids: World indices, or ``None`` for every world.
+        """
+        mask = NewtonManager._reset_world_mask
+        if mask is None:
+            raise RuntimeError("request_world_reset() needs a finalized model: call sim.reset() first.")
+        if world_ids is None:
+            mask.fill_(True)
+        else:
+            ids = world_ids if isinstance(world_ids, wp.array) else wp.array(list(world_ids), dtype=wp.int32,
+                                                                              device=mask.device)
+            if ids.shape[0]:
+                wp.launch(_set_mask_kernel, dim=ids.shape[0], inputs=[ids, mask], device=mask.device)
+        NewtonManager._reset_pending = True
+
+    # ------------------------------------------------------------------------------------------------
+    # Observables
+    # ------------------------------------------------------------------------------------------------
+
+    @classmethod
+    def request_observables(cls, kinds: Iterable[str], *, every_substep: bool = False) -> None:
+        """Declare solver observable kinds a consumer needs; requests from all consumers are unioned.
+
+        Call before the solver is initialized (before ``sim.reset()``); a hard reset re-allocates.
+
+        Args:
+            kinds: Collection of kind names, e.g. ``{"body_qdd"}``.
+            every_substep: Write these kinds on every substep instead of only the final one.
+
+        Raises:
+            RuntimeError: If new kinds are requested after the container was allocated.
+        """
+        kinds = normalize_kinds(kinds)
+        target = NewtonManager._observable_requests.every_substep if every_substep else (
+            NewtonManager._observable_requests.final | NewtonManager._observable_requests.every_substep
+        )
+        if NewtonManager._solver is not None and not kinds <= target:
+            raise RuntimeError(
+                f"Observables {sorted(kinds - target)} requested after the solver was initialized. Request them"
+                " before sim.reset() (sensors do so when constructed) or hard-reset with sim.reset() afterwards."
+            )
+        NewtonManager._observable_requests.add(kinds, every_substep=every_substep)
+
+    @classmethod
+    def get_observables(cls) -> SolverBase.Observables | None:
+        """Return the observable container (read-only use), or ``None`` when nothing was requested."""
+        schedule = NewtonManager._observable_schedule
+        return None if schedule is None else schedule.container
+
+    @classmethod
+    def get_requested_observables(cls) -> frozenset[str]:
+        """Return the union of requested observable kinds."""
+        return NewtonManager._observable_requests.all
+
+    @classmethod
+    def supported_observables(cls) -> frozenset[str]:
+        """Return the observable kinds the configured solver supports (needs an initialized solver)."""
+        if NewtonManager._solver is None:
+            raise RuntimeError("supported_observables() needs an initialized solver: call sim.reset() first.")
+        return frozenset(NewtonManager._solver.supported_observables)
+
+    # ------------------------------------------------------------------------------------------------
+    # Accessors
+    # ------------------------------------------------------------------------------------------------
+
+    @classmethod
+    def get_model(cls) -> newton.Model | None:
+        """Return the finalized model."""
+        return NewtonManager._model
+
+    @classmethod
+    def get_state_0(cls) -> newton.State | None:
+        """Return the current state (the result of the last step)."""
+        return NewtonManager._state_0
+
+    @classmethod
+    def get_state_1(cls) -> newton.State | None:
+        """Return the scratch output state (``None`` for single-state solvers' purposes, still allocated)."""
+        return NewtonManager._state_1
+
+    @classmethod
+    def get_control(cls) -> newton.Control | None:
+        """Return the control the solver reads."""
+        return NewtonManager._control
+
+    @classmethod
+    def get_contacts(cls) -> newton.Contacts | None:
+        """Return the contacts passed to the solver."""
+        return NewtonManager._contacts
+
+    @classmethod
+    def get_solver(cls) -> SolverBase | None:
+        """Return the active solver."""
+        return NewtonManager._solver
+
+    @classmethod
+    def get_external_wrench(cls) -> wp.array | None:
+        """Return the per-body external wrench buffer applied on every substep.
+
+        Layout matches ``State.body_f``: world-frame spatial vector (force [N], torque [N m]) at the body's
+        center of mass. Values persist until overwritten.
+
+        Raises:
+            RuntimeError: If the solver does not consume ``State.body_f``.
+        """
+        if NewtonManager._solver is not None and not NewtonManager._supports_rigid_body_force_input:
+            raise RuntimeError(
+                f"{type(NewtonManager._solver).__name__} ignores State.body_f; external wrenches cannot be applied."
+                " Pick a solver manager with _supports_rigid_body_force_input=True (e.g. MuJoCo Warp, XPBD)."
+            )
+        return NewtonManager._external_body_f
+
+    @classmethod
+    def get_num_substeps(cls) -> int:
+        """Return the number of solver substeps per physics step."""
+        return NewtonManager._num_substeps
+
+    @classmethod
+    def get_solver_dt(cls) -> float:
+        """Return the substep size [s]."""
+        return NewtonManager._solver_dt
+
+    @classmethod
+    def get_scene_data_backend(cls):
+        """Return the scene data backend publishing body transforms."""
+        return NewtonManager._scene_data_backend
+
+    @classmethod
+    def uses_graph(cls) -> bool:
+        """Whether steps replay a captured graph."""
+        return NewtonManager._graph is not None
+
+    @classmethod
+    def video_capture_backend(cls) -> str | None:
+        """Newton renders perspective video with its GL viewer."""
+        return "newton_gl"
+
+    # ------------------------------------------------------------------------------------------------
+    # Hooks for subclasses
+    # ------------------------------------------------------------------------------------------------
+
+    @classmethod
+    @abstractmethod
+    def _build_solver(cls, model: newton.Model, solver_cfg: NewtonSolverCfg) -> None:
+        """Construct the solver and assign the four slots on ``NewtonManager``.
+
+        Raise here on unsupported configurations rather than degrading silently.
+        """
+
+    @classmethod
+    def _create_solver(cls, model: newton.Model, solver_cfg: NewtonSolverCfg) -> SolverBase:
+        """Construct and return a solver without touching manager state (lets couplers nest solvers)."""
+        raise NotImplementedError(f"{cls.__name__} does not implement _create_solver().")
+
+    @classmethod
+    def _initialize_contacts(cls) -> None:
+        """Create the collision pipeline and contacts when the solver needs the manager to own them."""
+        NewtonManager._collision_pipeline = None
+        NewtonManager._contacts = None
+        if not NewtonManager._needs_collision_pipeline:
+            return
+        model = NewtonManager._model
+        ccfg = cls._cfg.collision_cfg if cls._cfg is not None else None
+        kwargs: dict[str, Any] = {}
+        if ccfg is not None:
+            kwargs["reduce_contacts"] = ccfg.reduce_contacts
+            for name in ("rigid_contact_max", "soft_contact_max", "soft_contact_margin", "broad_phase"):
+                value = getattr(ccfg, name)
+                if value is not None:
+                    kwargs[name] = value
+        pipeline = newton.CollisionPipeline(model, **kwargs)
+        NewtonManager._collision_pipeline = pipeline
+        NewtonManager._contacts = pipeline.contacts()
+
+    @classmethod
+    def _step_solver(
+        cls,
+        state_0: newton.State,
+        state_1: newton.State,
+        control: newton.Control,
+        contacts: newton.Contacts | None,
+        substep_dt: float,
+        *,
+        observables: SolverBase.Observables | None = None,
+    ) -> None:
+        """Advance one substep. Override to change one substep while keeping the base loop."""
+        NewtonManager._solver.step(state_0, state_1, control, contacts, substep_dt, observables=observables)
+
+    @classmethod
+    def _simulate_physics_only(cls) -> None:
+        """Run ``num_substeps`` solver substeps (collision, wrench restore, solver step, state swap)."""
+        num_substeps = NewtonManager._num_substeps
+        schedule = NewtonManager._observable_schedule
+        pipeline = NewtonManager._collision_pipeline
+        collide_every = cls._cfg.collision_cfg.collide_every_substep if cls._cfg is not None else True
+        external_f = NewtonManager._external_body_f if NewtonManager._supports_rigid_body_force_input else None
+        for substep in range(num_substeps):
+            state_0 = NewtonManager._state_0
+            state_1 = state_0 if NewtonManager._use_single_state else NewtonManager._state_1
+            if external_f is not None:
+                wp.copy(state_0.body_f, external_f)
+            if state_0.particle_f is not None:
+                state_0.particle_f.zero_()
+            if pipeline is not None and (collide_every or substep == 0):
+                pipeline.collide(state_0, NewtonManager._contacts)
+            observables = None if schedule is None else schedule.for_substep(substep, num_substeps)
+            cls._step_solver(
+                state_0, state_1, NewtonManager._control, NewtonManager._contacts, NewtonManager._solver_dt,
+                observables=observables,
+            )
+            if NewtonManager._use_single_state:
+                continue
+            if substep == num_substeps - 1 and num_substeps % 2 == 1:
+                state_0.assign(state_1)
+            else:
+                NewtonManager._state_0, NewtonManager._state_1 = state_1, state_0
+
+    @classmethod
+    def _reset_solver_internals(cls) -> None:
+        """Reset solver-owned data of the worlds marked by :meth:`request_world_reset`."""
+        if not NewtonManager._reset_pending or NewtonManager._solver is None:
+            return
+        NewtonManager._reset_pending = False
+        mask = NewtonManager._reset_world_mask
+        NewtonManager._solver.reset(NewtonManager._state_0, world_mask=mask)
+        mask.zero_()
+
+    @classmethod
+    def _register_builder_attributes(cls, builder: newton.ModelBuilder) -> None:
+        """Register Newton custom attributes the solver needs (before particles are added and finalize)."""
+
+    @classmethod
+    def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder) -> None:
+        """Normalize imported or replicated builder data right before ``finalize()``."""
+
+    @classmethod
+    def _supports_cuda_graph_capture(cls) -> bool:
+        """Whether the substep loop of this solver can be captured in a graph."""
+        return True
+
+    @classmethod
+    def _requires_initial_reset_before_graph_capture(cls) -> bool:
+        """Whether capture must wait until the first post-reset step."""
+        return False
+
+    @classmethod
+    def _solver_specific_clear(cls) -> None:
+        """Release class-level state owned by the subclass."""
+
+    @classmethod
+    def _check_solver_status(cls) -> None:
+        """Inspect solver status after a step (must not synchronize unless debugging)."""
+
+    @classmethod
+    def _log_solver_debug(cls) -> None:
+        """Log solver diagnostics after a step when ``NewtonCfg.debug_mode`` is set."""
+        state = NewtonManager._state_0
+        if state is not None and state.body_q is not None and state.body_q.shape[0]:
+            finite = bool(np.isfinite(state.body_q.numpy()).all())
+            logger.debug("[%s] t=%.4f s, body_q finite: %s", cls.__name__, cls.get_simulation_time(), finite)
+
+    # ------------------------------------------------------------------------------------------------
+    # Internals
+    # ------------------------------------------------------------------------------------------------
+
+    @classmethod
+    def _validate_slots(cls) -> None:
+        """Move slots set on the subclass to ``NewtonManager`` and default unset ones, warning each time."""
+        for name in _SLOT_NAMES:
+            if cls is not NewtonManager and name in cls.__dict__:
+                value = cls.__dict__[name]
+                delattr(cls, name)
+                warnings.warn(
+                    f"{cls.__name__}._build_solver() set slot '{name}' on {cls.__name__} instead of NewtonManager;"
+                    f" the base manager reads NewtonManager.{name}. Assign 'NewtonManager.{name} = ...'.",
+                    UserWarning,
+                    stacklevel=3,
+                )
+                if getattr(NewtonManager, name) is None:
+                    setattr(NewtonManager, name, value)
+        if NewtonManager._solver is None:
+            raise RuntimeError(
+                f"{cls.__name__}._build_solver() did not assign NewtonManager._solver; construct the Newton solver"
+                " there and assign it with 'NewtonManager._solver = ...'."
+            )
+        for name, default in _SLOT_DEFAULTS.items():
+            if getattr(NewtonManager, name) is None:
+                warnings.warn(
+                    f"{cls.__name__}._build_solver() left slot '{name}' unset; using {default}. Assign"
+                    f" 'NewtonManager.{name}' explicitly.",
+                    UserWarning,
+                    stacklevel=3,
+                )
+                setattr(NewtonManager, name, default)
+
+    @classmethod
+    def _graph_decimation_possible(cls) -> bool:
+        """Whether actuators and substeps can run together in one graph over the decimation."""
+        return (
+            cls._graph_unavailable_reason() is None
+            and bool(NewtonManager._actuator_passes)
+            and all(safe for _, safe in NewtonManager._actuator_passes)
+        )
+
+    @classmethod
+    def _graph_unavailable_reason(cls) -> str | None:
+        if not cls._supports_cuda_graph_capture():
+            return f"{cls.__name__}._supports_cuda_graph_capture() is False"
+        cfg = cls._cfg
+        return _graph.graph_unavailable_reason(
+            cls.get_device(),
+            use_cuda_graph=bool(getattr(cfg, "use_cuda_graph", True)),
+            use_cpu_graph=bool(getattr(cfg, "use_cpu_graph", False)),
+        )
+
+    @classmethod
+    def _capture_graph(cls, *, decimation: int) -> None:
+        """Capture the physics loop (``decimation`` = 0) or the whole decimation loop with actuators."""
+        NewtonManager._graph = None
+        NewtonManager._graph_decimation = 0
+        reason = cls._graph_unavailable_reason()
+        if reason is not None:
+            _graph.report_eager_fallback(reason)
+            return
+
+        def physics_only() -> None:
+            cls._simulate_physics_only()
+
+        def decimation_loop() -> None:
+            for _ in range(decimation):
+                cls._run_actuator_passes()
+                cls._simulate_physics_only()
+
+        try:
+            captured = _graph.capture(decimation_loop if decimation > 0 else physics_only, cls.get_device())
+        except Exception as exc:  # capture failures must not lose the run; report why and run eagerly
+            _graph.report_eager_fallback(f"graph capture failed for {cls.__name__}: {exc}")
+            return
+        NewtonManager._graph = captured
+        NewtonManager._graph_decimation = decimation
+
+    @classmethod
+    def _run_actuator_passes(cls) -> None:
+        for fn, _ in NewtonManager._actuator_passes:
+            fn()
+
+    @classmethod
+    def _builder_from_stage_or_fail(cls) -> newton.ModelBuilder:
+        stage = cls._sim.stage if cls._sim is not None else None
+        if stage is not None and _stage_has_physics(stage):
+            return cls.instantiate_builder_from_stage(stage)
+        raise RuntimeError(
+            "No Newton scene to simulate: call NewtonManager.set_builder(builder) / create_builder(), or author"
+            " rigid bodies or articulations on the USD stage (or build an InteractiveScene) before sim.reset()."
+        )
+
+    @classmethod
+    def _release_solver(cls) -> None:
+        if NewtonManager._solver is not None or NewtonManager._model is not None:
+            cls._solver_specific_clear()
+        for name in _SLOT_NAMES:
+            setattr(NewtonManager, name, None)
+        NewtonManager._graph = None
+        NewtonManager._graph_decimation = 0
+        NewtonManager._graph_deferred = False
+        NewtonManager._observable_schedule = None
+        NewtonManager._collision_pipeline = None
+        NewtonManager._contacts = None
+        NewtonManager._simulation_started = False
+
+    @staticmethod
+    def _clear_scene() -> None:
+        for name in _SLOT_NAMES:
+            setattr(NewtonManager, name, None)
+        NewtonManager._builder = None
+        NewtonManager._model = None
+        NewtonManager._state_0 = None
+        NewtonManager._state_1 = None
+        NewtonManager._control = None
+        NewtonManager._collision_pipeline = None
+        NewtonManager._contacts = None
+        NewtonManager._external_body_f = None
+        NewtonManager._graph = None
+        NewtonManager._graph_decimation = 0
+        NewtonManager._graph_deferred = False
+        NewtonManager._decimation = 1
+        NewtonManager._actuator_passes = []
+        NewtonManager._sensor_updates = []
+        NewtonManager._reset_world_mask = None
+        NewtonManager._reset_pending = False
+        NewtonManager._observable_requests = ObservableRequests()
+        NewtonManager._observable_schedule = None
+        NewtonManager._simulation_started = False
+
+
+def _stage_has_physics(stage: Any) -> bool:
+    from pxr import UsdPhysics
+
+    for prim in stage.Traverse():
+        if prim.HasAPI(UsdPhysics.RigidBodyAPI) or prim.HasAPI(UsdPhysics.ArticulationRootAPI):
+            return True
+    return False
+
+
+@wp.kernel
+def _set_mask_kernel(ids: wp.array(dtype=wp.int32), mask: wp.array(dtype=wp.bool)):
+    i = wp.tid()
+    mask[ids[i]] = True

@@ -1,0 +1,114 @@
+"""Configuration classes for :class:`~isaaclab_newton.physics.NewtonManager`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from isaaclab.physics import PhysicsCfg
+from isaaclab.utils import configclass
+
+if TYPE_CHECKING:
+    from .newton_manager import NewtonManager
+
+
+@configclass
+class NewtonSolverCfg:
+    """Base configuration of a Newton solver.
+
+    Every concrete solver configuration names the manager class that builds its solver through
+    :attr:`class_type`, either as a class or as a ``"module:Class"`` string. A string may start
+    with ``{DIR}``, which resolves to the package of the module that declares the field.
+    """
+
+    class_type: type[NewtonManager] | Any = None
+    """Manager subclass (or ``"module:Class"`` string) that builds this solver."""
+
+    solver_type: str = "none"
+    """Short name of the solver, used in logs and error messages."""
+
+
+@configclass
+class NewtonCollisionCfg:
+    """Settings of the collision pipeline owned by the manager.
+
+    Only used when the active solver manager sets ``_needs_collision_pipeline``.
+    """
+
+    rigid_contact_max: int | None = None
+    """Capacity of rigid-rigid contact slots. ``None`` lets Newton estimate it from the model."""
+
+    soft_contact_max: int | None = None
+    """Capacity of particle-shape contact slots. ``None`` lets Newton estimate it from the model."""
+
+    soft_contact_margin: float | None = None
+    """Margin [m] at which particle-shape contacts are generated. ``None`` keeps Newton's default."""
+
+    broad_phase: Literal["nxn", "sap", "explicit"] | None = None
+    """Broad-phase algorithm. ``None`` keeps Newton's default."""
+
+    reduce_contacts: bool = True
+    """Whether to reduce mesh-mesh contacts."""
+
+    collide_every_substep: bool = True
+    """Run collision detection before every substep (``True``) or once per :meth:`step` (``False``)."""
+
+
+@configclass
+class NewtonCfg(PhysicsCfg):
+    """Configuration of the Newton physics backend.
+
+    The solver is chosen through :attr:`solver_cfg`; its ``class_type`` is copied into
+    :attr:`class_type` so that the simulation context instantiates the matching manager.
+    """
+
+    class_type: type[NewtonManager] | Any = None
+    """Physics manager class. Copied from :attr:`solver_cfg` in ``__post_init__``; do not set it by hand."""
+
+    solver_cfg: NewtonSolverCfg = None
+    """Solver configuration. Defaults to MuJoCo Warp (:class:`MJWarpSolverCfg`)."""
+
+    num_substeps: int = 1
+    """Solver substeps per physics step. The substep size is ``sim.dt / num_substeps`` [s]."""
+
+    use_cuda_graph: bool = True
+    """Capture the substep loop in a CUDA graph on CUDA devices when the solver supports it."""
+
+    use_cpu_graph: bool = False
+    """Capture and replay the substep loop with Warp's CPU graphs on CPU devices.
+
+    Replaying removes Python overhead; the results are the same as eager execution for the solvers
+    the test suite covers. Off by default because some solver features synchronize with the host.
+    """
+
+    collision_cfg: NewtonCollisionCfg = NewtonCollisionCfg()
+    """Collision pipeline settings."""
+
+    observables: tuple[str, ...] = ()
+    """Solver observable kinds the task always wants, written on the final substep of each step."""
+
+    observables_every_substep: tuple[str, ...] = ()
+    """Solver observable kinds the task wants written on every substep."""
+
+    debug_mode: bool = False
+    """Log solver diagnostics after every step (slow: synchronizes with the device)."""
+
+    def __post_init__(self):
+        if self.solver_cfg is None:
+            from .mjwarp_manager_cfg import MJWarpSolverCfg
+
+            self.solver_cfg = MJWarpSolverCfg()
+        if not isinstance(self.solver_cfg, NewtonSolverCfg):
+            raise TypeError(
+                f"NewtonCfg.solver_cfg must be a NewtonSolverCfg (e.g. MJWarpSolverCfg()), got"
+                f" {type(self.solver_cfg).__name__}."
+            )
+        if self.solver_cfg.class_type is None:
+            raise ValueError(
+                f"{type(self.solver_cfg).__name__}.class_type is not set: point it at the NewtonManager subclass"
+                " that builds the solver, e.g. '{DIR}.my_solver_manager:NewtonMySolverManager'."
+            )
+        if isinstance(self.observables, str) or isinstance(self.observables_every_substep, str):
+            raise TypeError("NewtonCfg.observables must be a collection of kind strings, e.g. ('body_qdd',).")
+        if self.num_substeps < 1:
+            raise ValueError(f"NewtonCfg.num_substeps must be >= 1, got {self.num_substeps}.")
+        self.class_type = self.solver_cfg.class_type

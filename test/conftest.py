@@ -1,0 +1,31 @@
+"""Shared fixtures: a CPU simulation context per test, torn down afterwards."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("WARP_CACHE_PATH", os.path.expanduser("~/.cache/warp"))
+
+
+@pytest.fixture
+def make_sim():
+    """Factory building ``SimulationContext(SimulationCfg(physics=NewtonCfg(...), device=...))``; cleared after the test."""
+    from isaaclab.sim import SimulationCfg, SimulationContext
+
+    from isaaclab_newton.physics import NewtonCfg
+
+    created = []
+
+    def factory(solver_cfg=None, *, dt: float = 1.0 / 240.0, device: str = "cpu", gravity=(0.0, 0.0, -9.81), **cfg):
+        SimulationContext.clear_instance()
+        physics = NewtonCfg(solver_cfg=solver_cfg, **cfg)
+        sim = SimulationContext(SimulationCfg(dt=dt, device=device, gravity=gravity, physics=physics))
+        created.append(sim)
+        return sim
+
+    yield factory
+    from isaaclab.sim import SimulationContext as _Ctx
+
+    _Ctx.clear_instance()
