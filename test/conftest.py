@@ -8,6 +8,9 @@ import pytest
 
 os.environ.setdefault("WARP_CACHE_PATH", os.path.expanduser("~/.cache/warp"))
 
+TEST_DEVICE = os.environ.get("ISAACLAB_NEWTON_TEST_DEVICE", "cpu")
+"""Device the physics tests run on; set ``ISAACLAB_NEWTON_TEST_DEVICE=cuda:0`` to run them on a GPU."""
+
 
 @pytest.fixture
 def make_sim():
@@ -18,7 +21,7 @@ def make_sim():
 
     created = []
 
-    def factory(solver_cfg=None, *, dt: float = 1.0 / 240.0, device: str = "cpu", gravity=(0.0, 0.0, -9.81), **cfg):
+    def factory(solver_cfg=None, *, dt: float = 1.0 / 240.0, device: str = TEST_DEVICE, gravity=(0.0, 0.0, -9.81), **cfg):
         SimulationContext.clear_instance()
         physics = NewtonCfg(solver_cfg=solver_cfg, **cfg)
         sim = SimulationContext(SimulationCfg(dt=dt, device=device, gravity=gravity, physics=physics))
