@@ -106,6 +106,9 @@ class NewtonManager(PhysicsManager):
         from .scene_data import NewtonSceneDataBackend
 
         NewtonManager._scene_data_backend = NewtonSceneDataBackend(cls)
+        from ..cloner import NewtonReplicateContext  # lazy: the cloner imports this module's package
+
+        NewtonManager.clone_context_type = NewtonReplicateContext
 
     @classmethod
     def create_builder(cls) -> newton.ModelBuilder:

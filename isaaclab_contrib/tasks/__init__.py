@@ -1,0 +1,3 @@
+"""Isaac Lab tasks registered with gymnasium for the Newton backend (importing this module registers them)."""
+
+from . import cartpole  # noqa: F401

@@ -1,0 +1,591 @@
+"""Isaac Lab ``Articulation`` on Newton: one articulation replicated over N worlds."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import newton
+import numpy as np
+import torch
+import warp as wp
+from isaaclab.actuators import ActuatorCollection
+from isaaclab.assets.articulation.base_articulation import BaseArticulation
+from isaaclab.utils.string import resolve_matching_names, resolve_matching_names_values
+from isaaclab.utils.warp import ProxyArray
+from newton.selection import ArticulationView
+
+from ...physics import NewtonManager
+from ..unsupported import mark_unsupported
+from .actuator_control import NewtonArticulationActuatorControl
+from .articulation_data import ArticulationData
+from .binding import ArticulationBinding, torch_view
+
+if TYPE_CHECKING:
+    from isaaclab.assets.articulation.articulation_cfg import ArticulationCfg
+
+logger = logging.getLogger(__name__)
+
+Ids = Sequence[int] | torch.Tensor | wp.array | slice | None
+
+
+class Articulation(BaseArticulation):
+    """An articulation in every environment, simulated by Newton.
+
+    Joint state and targets map onto ``State.joint_q/joint_qd`` and ``Control``; root writes change the free
+    root joint's coordinates (floating base) or the fixed root joint's parent frame (fixed base); per-env
+    resets reset the solver internals of the env's world through :meth:`NewtonManager.request_world_reset`.
+    External wrenches [N, N m] go to :meth:`NewtonManager.get_external_wrench` (world frame, at the center
+    of mass) through :meth:`set_external_wrench_index`.
+    """
+
+    cfg: ArticulationCfg
+
+    def __init__(self, cfg: ArticulationCfg):
+        super().__init__(cfg)
+        self._data: ArticulationData | None = None
+        self._binding: ArticulationBinding | None = None
+        self._root_view: ArticulationView | None = None
+
+    # -- properties ------------------------------------------------------------------------------------
+
+    @property
+    def data(self) -> ArticulationData:
+        """Runtime data (valid after ``sim.reset()``)."""
+        return self._data
+
+    @property
+    def num_instances(self) -> int:
+        """Number of environments holding this articulation."""
+        return self._binding.num_instances
+
+    @property
+    def is_fixed_base(self) -> bool:
+        """Whether the root is fixed to the world."""
+        return self._binding.is_fixed_base
+
+    @property
+    def num_joints(self) -> int:
+        """Number of (one-DOF) joints below the root."""
+        return len(self._binding.joint_names)
+
+    @property
+    def num_bodies(self) -> int:
+        """Number of bodies (links)."""
+        return len(self._binding.body_names)
+
+    @property
+    def num_fixed_tendons(self) -> int:
+        """Newton articulations carry no fixed tendons here: always 0."""
+        return 0
+
+    @property
+    def num_spatial_tendons(self) -> int:
+        """Newton articulations carry no spatial tendons here: always 0."""
+        return 0
+
+    @property
+    def fixed_tendon_names(self) -> list[str]:
+        """Empty: no fixed tendons."""
+        return []
+
+    @property
+    def spatial_tendon_names(self) -> list[str]:
+        """Empty: no spatial tendons."""
+        return []
+
+    @property
+    def backend_joint_names(self) -> list[str]:
+        """Joint names in Newton order."""
+        return list(self._binding.joint_names)
+
+    @property
+    def backend_body_names(self) -> list[str]:
+        """Body names in Newton order."""
+        return list(self._binding.body_names)
+
+    @property
+    def root_view(self) -> ArticulationView:
+        """Newton :class:`~newton.selection.ArticulationView` over this asset's articulations."""
+        return self._root_view
+
+    # -- finders ---------------------------------------------------------------------------------------
+
+    def find_joints(
+        self,
+        name_keys: str | Sequence[str],
+        joint_subset: list[str] | None = None,
+        preserve_order: bool = False,
+        *,
+        as_proxy: bool = False,
+    ) -> tuple[list[int] | ProxyArray, list[str]]:
+        """Find joints by regular expressions (see :func:`isaaclab.utils.string.resolve_matching_names`)."""
+        names = self.joint_names if joint_subset is None else joint_subset
+        ids, found = resolve_matching_names(name_keys, names, preserve_order)
+        return (self._proxy_ids(ids) if as_proxy else ids), found
+
+    def find_bodies(
+        self, name_keys: str | Sequence[str], preserve_order: bool = False, *, as_proxy: bool = False
+    ) -> tuple[list[int] | ProxyArray, list[str]]:
+        """Find bodies by regular expressions."""
+        ids, found = resolve_matching_names(name_keys, self.body_names, preserve_order)
+        return (self._proxy_ids(ids) if as_proxy else ids), found
+
+    def _proxy_ids(self, ids: list[int]) -> ProxyArray:
+        return ProxyArray(wp.array(np.asarray(ids, dtype=np.int32), dtype=wp.int32, device=self.device))
+
+    # -- lifecycle -------------------------------------------------------------------------------------
+
+    def reset(self, env_ids: Ids = None, env_mask: wp.array | None = None) -> None:
+        """Reset actuator state, clear external wrenches and reset the solver internals of the envs' worlds.
+
+        Args:
+            env_ids: Environments to reset (default: all).
+            env_mask: Boolean mask over environments (alternative to ``env_ids``).
+        """
+        envs = self._env_tensor(env_ids, env_mask)
+        self.actuators.reset(envs)
+        wrench = self._external_wrench(required=False)
+        if wrench is not None:
+            torch_view(wrench)[self._binding.body_indices[envs]] = 0.0
+        worlds = self._binding.world_ids[envs]
+        NewtonManager.request_world_reset(
+            wp.array(worlds.to(torch.int32).cpu().numpy(), dtype=wp.int32, device=str(NewtonManager.get_model().device))
+        )
+        self._data.mark_dirty()
+
+    def write_data_to_sim(self) -> None:
+        """Run the actuator models and submit their commands into ``Control``."""
+        self.actuators.compute(NewtonManager.get_physics_dt())
+        self.actuators.submit_commands()
+
+    def update(self, dt: float) -> None:
+        """Refresh data buffers after a physics step of ``dt`` [s]."""
+        self._data.update(dt)
+
+    def _initialize_impl(self) -> None:
+        self._binding = ArticulationBinding(self.cfg.prim_path, self.device)
+        model = NewtonManager.get_model()
+        self._root_view = ArticulationView(model, [int(a) for a in self._binding.articulation_ids])
+        self._data = ArticulationData(self._root_view, self.device, self._binding)
+        self._ALL_INDICES = wp.array(np.arange(self.num_instances, dtype=np.int32), device=self.device)
+        self._all_envs = torch.arange(self.num_instances, device=self.device)
+        self._all_joints = torch.arange(self.num_joints, device=self.device)
+        self._all_bodies = torch.arange(self.num_bodies, device=self.device)
+        self._validate_cfg()
+        self._resolve_and_install_ordering_maps()
+        self._process_cfg()
+        self._process_actuators_cfg()
+        self._process_tendons()
+        self._create_buffers()
+        self._log_articulation_info()
+
+    def _create_buffers(self) -> None:
+        """All buffers live on :class:`ArticulationData`; nothing else to allocate."""
+
+    def _validate_cfg(self) -> None:
+        if self.cfg.joint_ordering is not None or self.cfg.body_ordering is not None:
+            raise NotImplementedError(
+                "Articulation.joint_ordering/body_ordering are not supported by the Newton backend yet; leave them"
+                " None (Newton order)."
+            )
+
+    def _process_cfg(self) -> None:
+        """Write the configuration's initial state into the default buffers."""
+        init = self.cfg.init_state
+        pose = torch.tensor((*init.pos, *init.rot), dtype=torch.float32, device=self.device)
+        vel = torch.tensor((*init.lin_vel, *init.ang_vel), dtype=torch.float32, device=self.device)
+        self._data._t("default_root_pose")[:] = pose
+        self._data._t("default_root_vel")[:] = vel
+        for key, name in (("joint_pos", "default_joint_pos"), ("joint_vel", "default_joint_vel")):
+            values = getattr(init, key)
+            if not values or not self.num_joints:
+                continue
+            ids, _, vals = resolve_matching_names_values(values, self.joint_names)
+            self._data._t(name)[:, ids] = torch.tensor(vals, dtype=torch.float32, device=self.device)
+        self._data.soft_joint_pos_limit_factor = float(self.cfg.soft_joint_pos_limit_factor)
+        self._data.update_soft_joint_pos_limits()
+
+    def _process_actuators_cfg(self) -> None:
+        control = NewtonArticulationActuatorControl(self)
+        self.actuators = ActuatorCollection(
+            self.cfg.actuators, control, debug_value_resolution=bool(self.cfg.actuator_value_resolution_debug_print)
+        )
+        self._data.bind_actuator_collection(self.actuators)
+        self._sync_target_modes()
+
+    def _process_tendons(self) -> None:
+        """No tendons on the Newton backend."""
+
+    def _log_articulation_info(self) -> None:
+        logger.info(
+            "Newton articulation %s: %d envs, joints %s, bodies %s, fixed base %s",
+            self.cfg.prim_path,
+            self.num_instances,
+            self.joint_names,
+            self.body_names,
+            self.is_fixed_base,
+        )
+
+    def _invalidate_initialize_callback(self, event: Any) -> None:
+        self._is_initialized = False
+
+    # -- index resolution (also used by core's ArticulationActuatorControl) ---------------------------------
+
+    def _resolve_env_ids(self, env_ids: Ids) -> wp.array:
+        ids = self._env_tensor(env_ids, None)
+        return wp.array(ids.to(torch.int32).cpu().numpy(), dtype=wp.int32, device=self.device)
+
+    def _resolve_joint_ids(self, joint_ids: Ids) -> wp.array:
+        ids = self._index_tensor(joint_ids, self._all_joints)
+        return wp.array(ids.to(torch.int32).cpu().numpy(), dtype=wp.int32, device=self.device)
+
+    def _index_tensor(self, ids: Ids, all_ids: torch.Tensor) -> torch.Tensor:
+        if ids is None or (isinstance(ids, slice) and ids == slice(None)):
+            return all_ids
+        if isinstance(ids, slice):
+            return all_ids[ids]
+        if isinstance(ids, ProxyArray):
+            ids = ids.warp
+        if isinstance(ids, wp.array):
+            return wp.to_torch(ids).to(device=self.device, dtype=torch.long)
+        if isinstance(ids, torch.Tensor):
+            return ids.to(device=self.device, dtype=torch.long).reshape(-1)
+        return torch.as_tensor(list(ids), dtype=torch.long, device=self.device)
+
+    def _env_tensor(self, env_ids: Ids, env_mask: wp.array | None) -> torch.Tensor:
+        if env_mask is not None:
+            return torch.nonzero(wp.to_torch(env_mask).to(self.device), as_tuple=False).reshape(-1)
+        return self._index_tensor(env_ids, self._all_envs)
+
+    def _mask_tensor(self, mask: wp.array | None, all_ids: torch.Tensor) -> torch.Tensor:
+        if mask is None:
+            return all_ids
+        return torch.nonzero(wp.to_torch(mask).to(self.device), as_tuple=False).reshape(-1)
+
+    @staticmethod
+    def _as_torch(value: torch.Tensor | wp.array | float, device: str) -> torch.Tensor | float:
+        if isinstance(value, ProxyArray):
+            value = value.warp
+        if isinstance(value, wp.array):
+            return wp.to_torch(value).to(device)
+        if isinstance(value, torch.Tensor):
+            return value.to(device=device, dtype=torch.float32)
+        return float(value)
+
+    @staticmethod
+    def _select(value: torch.Tensor | float, envs: torch.Tensor, cols: torch.Tensor | None, full: bool):
+        """Pick the rows/cols of a full-sized (mask-style) value; partial values pass through."""
+        if not isinstance(value, torch.Tensor) or not full:
+            return value
+        value = value[envs]
+        return value[:, cols] if cols is not None else value
+
+    # -- joint state writes ------------------------------------------------------------------------------
+
+    def _write_joint_array(self, array: wp.array, indices: torch.Tensor, value, envs, joints, *, full=False):
+        value = self._select(self._as_torch(value, self.device), envs, joints, full)
+        torch_view(array)[indices[envs][:, joints]] = value if isinstance(value, torch.Tensor) else float(value)
+
+    def write_joint_position_to_sim_index(
+        self, *, position, joint_ids: Ids = None, env_ids: Ids = None, skip_forward: bool = False
+    ) -> None:
+        """Write joint positions [m or rad] of the selected envs/joints into the simulation state."""
+        envs, joints = self._env_tensor(env_ids, None), self._index_tensor(joint_ids, self._all_joints)
+        self._write_joint_array(
+            NewtonManager.get_state_0().joint_q, self._binding.coord_indices, position, envs, joints
+        )
+        self._after_state_write(skip_forward)
+
+    def write_joint_position_to_sim_mask(self, *, position, joint_mask=None, env_mask=None, skip_forward=False) -> None:
+        """Mask variant of :meth:`write_joint_position_to_sim_index` (full-sized ``position``)."""
+        envs, joints = self._mask_tensor(env_mask, self._all_envs), self._mask_tensor(joint_mask, self._all_joints)
+        self._write_joint_array(
+            NewtonManager.get_state_0().joint_q, self._binding.coord_indices, position, envs, joints, full=True
+        )
+        self._after_state_write(skip_forward)
+
+    def write_joint_velocity_to_sim_index(
+        self, *, velocity, joint_ids: Ids = None, env_ids: Ids = None, skip_forward: bool = False
+    ) -> None:
+        """Write joint velocities [m/s or rad/s] of the selected envs/joints into the simulation state."""
+        envs, joints = self._env_tensor(env_ids, None), self._index_tensor(joint_ids, self._all_joints)
+        self._write_joint_array(NewtonManager.get_state_0().joint_qd, self._binding.dof_indices, velocity, envs, joints)
+        self._after_state_write(skip_forward)
+
+    def write_joint_velocity_to_sim_mask(self, *, velocity, joint_mask=None, env_mask=None, skip_forward=False) -> None:
+        """Mask variant of :meth:`write_joint_velocity_to_sim_index` (full-sized ``velocity``)."""
+        envs, joints = self._mask_tensor(env_mask, self._all_envs), self._mask_tensor(joint_mask, self._all_joints)
+        self._write_joint_array(
+            NewtonManager.get_state_0().joint_qd, self._binding.dof_indices, velocity, envs, joints, full=True
+        )
+        self._after_state_write(skip_forward)
+
+    def write_joint_state_to_sim(self, position, velocity, joint_ids=None, env_ids=None) -> None:
+        """Write joint positions and velocities (deprecated core signature)."""
+        self.write_joint_position_to_sim_index(
+            position=position, joint_ids=joint_ids, env_ids=env_ids, skip_forward=True
+        )
+        self.write_joint_velocity_to_sim_index(velocity=velocity, joint_ids=joint_ids, env_ids=env_ids)
+
+    def _after_state_write(self, skip_forward: bool) -> None:
+        self._data.mark_dirty()
+        if not skip_forward:
+            NewtonManager.forward()
+
+    # -- root writes ----------------------------------------------------------------------------------------
+
+    def write_root_pose_to_sim_index(self, *, root_pose, env_ids: Ids = None, skip_forward: bool = False) -> None:
+        """Write root link poses (pos [m], quat xyzw) in the world frame for the selected envs.
+
+        For a fixed base this moves the fixed root joint's parent frame (a model change the solver is notified
+        of); for a floating base it sets the free joint's coordinates.
+        """
+        envs = self._env_tensor(env_ids, None)
+        self._write_root_pose(self._as_torch(root_pose, self.device), envs)
+        self._after_state_write(skip_forward)
+
+    def write_root_pose_to_sim_mask(self, *, root_pose, env_mask=None, skip_forward: bool = False) -> None:
+        """Mask variant of :meth:`write_root_pose_to_sim_index` (full-sized ``root_pose``)."""
+        envs = self._mask_tensor(env_mask, self._all_envs)
+        self._write_root_pose(self._as_torch(root_pose, self.device)[envs], envs)
+        self._after_state_write(skip_forward)
+
+    def _write_root_pose(self, pose: torch.Tensor, envs: torch.Tensor) -> None:
+        bind = self._binding
+        if bind.is_fixed_base:
+            model = NewtonManager.get_model()
+            x_p = torch_view(model.joint_X_p)
+            x_c = wp.to_torch(model.joint_X_c)[bind.root_joint[envs]]
+            x_p[bind.root_joint[envs]] = _transform_mul(pose, x_c)
+            solver = NewtonManager.get_solver()
+            if solver is not None:
+                solver.notify_model_changed(newton.ModelFlags.JOINT_PROPERTIES)
+            return
+        q = torch_view(NewtonManager.get_state_0().joint_q)
+        cols = bind.root_coord[envs][:, None] + torch.arange(7, device=self.device)[None, :]
+        q[cols] = pose
+
+    def write_root_velocity_to_sim_index(self, *, root_velocity, env_ids: Ids = None, skip_forward=False) -> None:
+        """Write root center-of-mass velocities (linear [m/s], angular [rad/s], world frame).
+
+        A fixed base cannot move: the call then only checks the shape.
+        """
+        envs = self._env_tensor(env_ids, None)
+        self._write_root_velocity(self._as_torch(root_velocity, self.device), envs)
+        self._after_state_write(skip_forward)
+
+    def write_root_velocity_to_sim_mask(self, *, root_velocity, env_mask=None, skip_forward=False) -> None:
+        """Mask variant of :meth:`write_root_velocity_to_sim_index`."""
+        envs = self._mask_tensor(env_mask, self._all_envs)
+        self._write_root_velocity(self._as_torch(root_velocity, self.device)[envs], envs)
+        self._after_state_write(skip_forward)
+
+    def _write_root_velocity(self, vel: torch.Tensor, envs: torch.Tensor) -> None:
+        if vel.shape[-1] != 6 or vel.shape[0] != envs.shape[0]:
+            raise ValueError(f"root_velocity must have shape ({envs.shape[0]}, 6), got {tuple(vel.shape)}.")
+        if self._binding.is_fixed_base:
+            return
+        qd = torch_view(NewtonManager.get_state_0().joint_qd)
+        cols = self._binding.root_dof[envs][:, None] + torch.arange(6, device=self.device)[None, :]
+        qd[cols] = vel
+
+    write_root_link_pose_to_sim_index = write_root_pose_to_sim_index
+    write_root_link_pose_to_sim_mask = write_root_pose_to_sim_mask
+    write_root_com_velocity_to_sim_index = write_root_velocity_to_sim_index
+    write_root_com_velocity_to_sim_mask = write_root_velocity_to_sim_mask
+
+    def write_root_state_to_sim(self, root_state, env_ids: Ids = None) -> None:
+        """Write root pose (7) and center-of-mass velocity (6) from a (N, 13) state."""
+        state = self._as_torch(root_state, self.device)
+        self.write_root_pose_to_sim_index(root_pose=state[:, :7], env_ids=env_ids, skip_forward=True)
+        self.write_root_velocity_to_sim_index(root_velocity=state[:, 7:], env_ids=env_ids)
+
+    # -- joint property writes -------------------------------------------------------------------------------
+
+    def _write_property(
+        self, buf: str, arrays: tuple, value, joint_ids, env_ids, *, full=False, envs=None, joints=None, flag=None
+    ) -> None:
+        if envs is None:
+            envs = self._env_tensor(env_ids, None)
+            joints = self._index_tensor(joint_ids, self._all_joints)
+        value = self._select(self._as_torch(value, self.device), envs, joints, full)
+        rows, cols = envs[:, None], joints[None, :]
+        self._data._t(buf)[rows, cols] = value
+        dofs = self._binding.dof_indices[rows, cols]
+        for array in arrays:
+            torch_view(array)[dofs] = self._data._t(buf)[rows, cols]
+        solver = NewtonManager.get_solver()
+        if solver is not None and flag is not None:
+            solver.notify_model_changed(flag)
+
+    def _prop_writer(buf: str, attr: str, kw: str, flag_name: str, doc: str):  # noqa: N805
+        def index(self, *, joint_ids: Ids = None, env_ids: Ids = None, **kwargs) -> None:
+            model = NewtonManager.get_model()
+            self._write_property(
+                buf, (getattr(model, attr),), kwargs[kw], joint_ids, env_ids, flag=getattr(newton.ModelFlags, flag_name)
+            )
+            if buf in ("joint_stiffness", "joint_damping"):
+                self._sync_target_modes()
+
+        def mask(self, *, joint_mask=None, env_mask=None, **kwargs) -> None:
+            model = NewtonManager.get_model()
+            envs, joints = self._mask_tensor(env_mask, self._all_envs), self._mask_tensor(joint_mask, self._all_joints)
+            self._write_property(
+                buf,
+                (getattr(model, attr),),
+                kwargs[kw],
+                None,
+                None,
+                full=True,
+                envs=envs,
+                joints=joints,
+                flag=getattr(newton.ModelFlags, flag_name),
+            )
+            if buf in ("joint_stiffness", "joint_damping"):
+                self._sync_target_modes()
+
+        index.__doc__ = f"Write {doc} for the selected envs/joints (keyword ``{kw}``)."
+        mask.__doc__ = f"Mask variant: write {doc} (full-sized keyword ``{kw}``)."
+        return index, mask
+
+    write_joint_stiffness_to_sim_index, write_joint_stiffness_to_sim_mask = _prop_writer(
+        "joint_stiffness", "joint_target_ke", "stiffness", "JOINT_DOF_PROPERTIES", "drive stiffness [N/m, N m/rad]"
+    )
+    write_joint_damping_to_sim_index, write_joint_damping_to_sim_mask = _prop_writer(
+        "joint_damping", "joint_target_kd", "damping", "JOINT_DOF_PROPERTIES", "drive damping [N s/m, N m s/rad]"
+    )
+    write_joint_armature_to_sim_index, write_joint_armature_to_sim_mask = _prop_writer(
+        "joint_armature", "joint_armature", "armature", "JOINT_DOF_PROPERTIES", "armature [kg, kg m^2]"
+    )
+    write_joint_effort_limit_to_sim_index, write_joint_effort_limit_to_sim_mask = _prop_writer(
+        "joint_effort_limits", "joint_effort_limit", "limits", "JOINT_DOF_PROPERTIES", "effort limits [N, N m]"
+    )
+    write_joint_velocity_limit_to_sim_index, write_joint_velocity_limit_to_sim_mask = _prop_writer(
+        "joint_vel_limits", "joint_velocity_limit", "limits", "JOINT_DOF_PROPERTIES", "velocity limits"
+    )
+    del _prop_writer
+
+    def write_joint_friction_coefficient_to_sim_index(
+        self,
+        *,
+        joint_friction_coeff,
+        joint_dynamic_friction_coeff=None,
+        joint_viscous_friction_coeff=None,
+        joint_ids: Ids = None,
+        env_ids: Ids = None,
+    ) -> None:
+        """Write joint friction (Newton ``joint_friction``); dynamic/viscous parts must be zero or None."""
+        for name, extra in (("dynamic", joint_dynamic_friction_coeff), ("viscous", joint_viscous_friction_coeff)):
+            if isinstance(extra, torch.Tensor) and bool(torch.any(extra != 0)):
+                raise NotImplementedError(f"Newton has no separate {name} joint friction; pass zeros or None.")
+        model = NewtonManager.get_model()
+        self._write_property(
+            "joint_friction_coeff",
+            (model.joint_friction,),
+            joint_friction_coeff,
+            joint_ids,
+            env_ids,
+            flag=newton.ModelFlags.JOINT_DOF_PROPERTIES,
+        )
+
+    def write_joint_friction_coefficient_to_sim_mask(
+        self, *, joint_friction_coeff, joint_mask=None, env_mask=None
+    ) -> None:
+        """Mask variant of :meth:`write_joint_friction_coefficient_to_sim_index`."""
+        model = NewtonManager.get_model()
+        envs, joints = self._mask_tensor(env_mask, self._all_envs), self._mask_tensor(joint_mask, self._all_joints)
+        self._write_property(
+            "joint_friction_coeff",
+            (model.joint_friction,),
+            joint_friction_coeff,
+            None,
+            None,
+            full=True,
+            envs=envs,
+            joints=joints,
+            flag=newton.ModelFlags.JOINT_DOF_PROPERTIES,
+        )
+
+    def write_joint_position_limit_to_sim_index(
+        self, *, limits, joint_ids: Ids = None, env_ids: Ids = None, warn_limit_violation: bool = True
+    ) -> None:
+        """Write joint position limits (lower, upper) [m or rad], shape (envs, joints, 2)."""
+        envs, joints = self._env_tensor(env_ids, None), self._index_tensor(joint_ids, self._all_joints)
+        self._write_limits(self._as_torch(limits, self.device), envs, joints)
+
+    def write_joint_position_limit_to_sim_mask(
+        self, *, limits, joint_mask=None, env_mask=None, warn_limit_violation: bool = True
+    ) -> None:
+        """Mask variant of :meth:`write_joint_position_limit_to_sim_index`."""
+        envs, joints = self._mask_tensor(env_mask, self._all_envs), self._mask_tensor(joint_mask, self._all_joints)
+        self._write_limits(self._as_torch(limits, self.device)[envs][:, joints], envs, joints)
+
+    def _write_limits(self, limits: torch.Tensor, envs: torch.Tensor, joints: torch.Tensor) -> None:
+        rows, cols = envs[:, None], joints[None, :]
+        self._data._t("joint_pos_limits")[rows, cols] = limits
+        model = NewtonManager.get_model()
+        dofs = self._binding.dof_indices[rows, cols]
+        torch_view(model.joint_limit_lower)[dofs] = self._data._t("joint_pos_limits")[rows, cols, 0]
+        torch_view(model.joint_limit_upper)[dofs] = self._data._t("joint_pos_limits")[rows, cols, 1]
+        self._data.update_soft_joint_pos_limits()
+        solver = NewtonManager.get_solver()
+        if solver is not None:
+            solver.notify_model_changed(newton.ModelFlags.JOINT_DOF_PROPERTIES)
+
+    def _sync_target_modes(self) -> None:
+        """Set ``Model.joint_target_mode``: position+velocity drives where gains are set, effort elsewhere.
+
+        The MuJoCo solver creates its actuators from these modes when it is built (after PHYSICS_READY).
+        """
+        model = NewtonManager.get_model()
+        if model.joint_target_mode is None:
+            return
+        gains = (self._data._t("joint_stiffness") != 0) | (self._data._t("joint_damping") != 0)
+        modes = torch.where(
+            gains,
+            int(newton.JointTargetMode.POSITION_VELOCITY),
+            int(newton.JointTargetMode.EFFORT),
+        ).to(torch.int32)
+        torch_view(model.joint_target_mode)[self._binding.dof_indices] = modes
+
+    # -- external wrenches -----------------------------------------------------------------------------------
+
+    def _external_wrench(self, *, required: bool = True) -> wp.array | None:
+        try:
+            return NewtonManager.get_external_wrench()
+        except RuntimeError:
+            if required:
+                raise
+            return None
+
+    def set_external_wrench_index(
+        self, *, forces: torch.Tensor, torques: torch.Tensor | None = None, body_ids: Ids = None, env_ids: Ids = None
+    ) -> None:
+        """Apply persistent world-frame forces [N] and torques [N m] at the bodies' centers of mass.
+
+        Values stay until overwritten or the env is reset.
+
+        Args:
+            forces: Forces, shape (len(env_ids), len(body_ids), 3).
+            torques: Torques, same shape (default: zero).
+            body_ids: Bodies (default: all).
+            env_ids: Environments (default: all).
+        """
+        envs, bodies = self._env_tensor(env_ids, None), self._index_tensor(body_ids, self._all_bodies)
+        forces = self._as_torch(forces, self.device)
+        torques = torch.zeros_like(forces) if torques is None else self._as_torch(torques, self.device)
+        wrench = torch_view(self._external_wrench())
+        wrench[self._binding.body_indices[envs[:, None], bodies[None, :]]] = torch.cat((forces, torques), -1)
+
+
+def _transform_mul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """Compose poses ``a * b``, each (N, 7) as (pos [m], quat xyzw)."""
+    from isaaclab.utils.math import quat_apply, quat_mul
+
+    pos = a[:, :3] + quat_apply(a[:, 3:], b[:, :3])
+    return torch.cat((pos, quat_mul(a[:, 3:], b[:, 3:])), -1)
+
+
+mark_unsupported(Articulation, sorted(BaseArticulation.__abstractmethods__))

@@ -1,0 +1,113 @@
+"""Index maps from one Isaac Lab articulation (N envs x J joints x B bodies) into Newton's flat arrays."""
+
+from __future__ import annotations
+
+import re
+
+import newton
+import numpy as np
+import torch
+import warp as wp
+
+from ...cloner import AssetLayout, get_scene_layout
+from ...physics import NewtonManager
+
+
+class ArticulationBinding:
+    """Per-env index tensors of an articulation's joints, DOFs, coordinates and bodies in the Newton model.
+
+    Joints are the articulation's one-DOF joints (revolute, prismatic) below the root; the root joint (fixed
+    or free) is described by :attr:`root_joint`. Bodies are all links of the articulation.
+
+    Args:
+        prim_path: The asset configuration's prim path (regex over environments).
+        device: Torch device of the index tensors.
+
+    Raises:
+        RuntimeError: If no cloned asset matches ``prim_path``.
+        NotImplementedError: If the articulation has multi-DOF joints below its root.
+    """
+
+    def __init__(self, prim_path: str, device: str):
+        model = NewtonManager.get_model()
+        if model is None:
+            raise RuntimeError("The Newton model is not finalized: assets initialize on sim.reset().")
+        layout = self._find_layout(prim_path)
+        if layout.counts["articulation"] != 1:
+            raise ValueError(
+                f"{prim_path!r} holds {layout.counts['articulation']} articulations per world; an Articulation asset"
+                " needs exactly one. Split the file or point prim_path at one articulation root."
+            )
+        self.layout = layout
+        self.device = device
+        self.world_ids = torch.as_tensor(layout.world_ids, dtype=torch.long, device=device)
+        self.num_instances = len(layout.world_ids)
+        joint_type = model.joint_type.numpy()
+        q_start = model.joint_q_start.numpy()
+        qd_start = model.joint_qd_start.numpy()
+        dof_dim = model.joint_dof_dim.numpy()
+        joints = layout.indices("joint")  # (N, all joints of the asset)
+        first = joints[0]
+        self.root_joint_type = int(joint_type[first[0]])
+        self.is_fixed_base = self.root_joint_type == int(newton.JointType.FIXED)
+        is_free = self.root_joint_type in (int(newton.JointType.FREE), int(newton.JointType.DISTANCE))
+        if not (self.is_fixed_base or is_free):
+            raise NotImplementedError(
+                f"Root joint type {self.root_joint_type} of {prim_path!r} is not supported; the root must be fixed or"
+                " free (set the spawner's floating=True/False)."
+            )
+        columns = []
+        labels = list(model.joint_label)
+        names = []
+        for c, j in enumerate(first[1:], start=1):
+            ndof = int(dof_dim[j].sum())
+            if ndof == 0:
+                continue
+            if ndof != 1:
+                raise NotImplementedError(
+                    f"Joint {labels[j]!r} of {prim_path!r} has {ndof} DOFs; the Newton Articulation supports"
+                    " one-DOF joints below the root."
+                )
+            columns.append(c)
+            names.append(_leaf(labels[j]))
+        cols = np.asarray(columns, dtype=np.int64)
+        sel = joints[:, cols] if len(cols) else np.zeros((len(joints), 0), dtype=np.int64)
+        self.joint_names = names
+        self.joint_indices = torch.as_tensor(sel, device=device)
+        self.coord_indices = torch.as_tensor(q_start[sel], device=device)
+        self.dof_indices = torch.as_tensor(qd_start[sel], device=device)
+        self.root_joint = torch.as_tensor(joints[:, 0], device=device)
+        self.root_coord = torch.as_tensor(q_start[joints[:, 0]], device=device)
+        self.root_dof = torch.as_tensor(qd_start[joints[:, 0]], device=device)
+        bodies = layout.indices("body")
+        self.body_indices = torch.as_tensor(bodies, device=device)
+        self.body_names = [_leaf(model.body_label[b]) for b in bodies[0]]
+        self.root_body = self.body_indices[:, 0]
+        self.articulation_ids = layout.indices("articulation")[:, 0]
+
+    @staticmethod
+    def _find_layout(prim_path: str) -> AssetLayout:
+        scene = get_scene_layout()
+        if scene is None or scene.builder is not NewtonManager.get_builder():
+            raise RuntimeError(
+                f"No cloned scene holds {prim_path!r}: create assets through an InteractiveScene (the Newton clone"
+                " context builds their worlds) before sim.reset()."
+            )
+        layout = scene.find(prim_path)
+        if layout is None:
+            pattern = re.compile(prim_path)
+            matches = [lay for path, lay in scene.assets.items() if pattern.fullmatch(path) or path == prim_path]
+            if len(matches) != 1:
+                raise RuntimeError(f"No cloned asset is declared at {prim_path!r}; known: {sorted(scene.assets)}.")
+            layout = matches[0]
+        return layout
+
+
+def torch_view(array: wp.array) -> torch.Tensor:
+    """Zero-copy torch view of a Newton array (vector dtypes gain a trailing axis)."""
+    return wp.to_torch(array)
+
+
+def _leaf(label: str) -> str:
+    """Last path component of a Newton label (``/World/envs/env_0/Robot/pole`` -> ``pole``)."""
+    return label.rstrip("/").rsplit("/", 1)[-1]

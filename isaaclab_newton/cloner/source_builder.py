@@ -1,0 +1,119 @@
+"""Import one asset prototype into a builder: Newton file importers for our spawners, USD stage otherwise."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import newton
+import numpy as np
+import warp as wp
+
+from ..sim.spawners.file_spawners_cfg import GroundPlaneCfg, NewtonFileCfg
+
+
+def _self_collisions(spawn: NewtonFileCfg) -> bool:
+    """Resolve self-collisions from ``articulation_props`` fragments, else the spawner field."""
+    from ..sim.schemas import NewtonArticulationCfg
+
+    props = spawn.articulation_props
+    fragments = props if isinstance(props, (list, tuple)) else [props]
+    for fragment in fragments:
+        if isinstance(fragment, NewtonArticulationCfg) and fragment.self_collision_enabled is not None:
+            return bool(fragment.self_collision_enabled)
+    return bool(spawn.enable_self_collisions)
+
+
+def init_transform(cfg: Any) -> wp.transform:
+    """Return the asset's initial pose relative to its environment (``cfg.init_state``; identity if absent)."""
+    init = getattr(cfg, "init_state", None)
+    if init is None:
+        return wp.transform_identity()
+    pos = tuple(float(v) for v in init.pos)
+    rot = tuple(float(v) for v in init.rot)  # Isaac Lab 3 uses (x, y, z, w), like Warp
+    return wp.transform(pos, wp.quat(*rot))
+
+
+def import_file_asset(builder: newton.ModelBuilder, spawn: NewtonFileCfg, xform: wp.transform) -> None:
+    """Import a URDF/MJCF/USD file with Newton's importer at ``xform``.
+
+    Args:
+        builder: Builder receiving the asset.
+        spawn: The file spawner configuration.
+        xform: Pose of the asset's root in the builder's frame.
+    """
+    kwargs = dict(
+        xform=xform,
+        floating=spawn.floating,
+        enable_self_collisions=_self_collisions(spawn),
+        collapse_fixed_joints=spawn.collapse_fixed_joints,
+    )
+    kwargs.update(spawn.importer_kwargs)
+    if spawn.file_format == "urdf":
+        builder.add_urdf(spawn.asset_path, **kwargs)
+    elif spawn.file_format == "mjcf":
+        builder.add_mjcf(spawn.asset_path, **kwargs)
+    elif spawn.file_format == "usd":
+        builder.add_usd(spawn.asset_path, root_path=spawn.root_path, **kwargs)
+    else:
+        raise ValueError(f"Unknown file_format {spawn.file_format!r} in {type(spawn).__name__}.")
+
+
+def has_physics(stage: Any, root_path: str) -> bool:
+    """Whether the USD subtree at ``root_path`` holds rigid bodies, colliders or articulation roots."""
+    from pxr import Usd, UsdPhysics
+
+    root = stage.GetPrimAtPath(root_path)
+    if not root.IsValid():
+        return False
+    apis = (UsdPhysics.RigidBodyAPI, UsdPhysics.CollisionAPI, UsdPhysics.ArticulationRootAPI)
+    return any(any(prim.HasAPI(api) for api in apis) for prim in Usd.PrimRange(root))
+
+
+def world_to_env_transform(stage: Any, env_root: str | None) -> wp.transform:
+    """Inverse of the env root prim's world pose (identity when there is no env root)."""
+    if env_root is None:
+        return wp.transform_identity()
+    from pxr import UsdGeom
+
+    prim = stage.GetPrimAtPath(env_root)
+    if not prim.IsValid():
+        return wp.transform_identity()
+    matrix = UsdGeom.Xformable(prim).ComputeLocalToWorldTransform(0.0)
+    t = matrix.ExtractTranslation()
+    q = matrix.ExtractRotationQuat()
+    im = q.GetImaginary()
+    pose = wp.transform((t[0], t[1], t[2]), wp.quat(im[0], im[1], im[2], q.GetReal()))
+    return wp.transform_inverse(pose)
+
+
+def add_asset_prototype(
+    builder: newton.ModelBuilder, cfg: Any, source_path: str, stage: Any, *, env_root: str | None
+) -> bool:
+    """Add one declared asset to ``builder``.
+
+    Args:
+        builder: The builder receiving the asset (a world prototype or the shared world).
+        cfg: The asset configuration from the clone plan.
+        source_path: The prim path where the prototype was authored.
+        stage: The USD stage.
+        env_root: Env-0 root prim for per-environment assets (their poses become env-local); ``None`` for
+            shared assets.
+
+    Returns:
+        Whether anything physical was added.
+    """
+    spawn = getattr(cfg, "spawn", None)
+    if isinstance(spawn, NewtonFileCfg):
+        import_file_asset(builder, spawn, init_transform(cfg))
+        return True
+    if isinstance(spawn, GroundPlaneCfg):
+        pose = init_transform(cfg)
+        cfg_kwargs = {}
+        if spawn.static_friction is not None:
+            cfg_kwargs["cfg"] = newton.ModelBuilder.ShapeConfig(mu=spawn.static_friction)
+        builder.add_ground_plane(height=float(np.asarray(pose.p)[2]), **cfg_kwargs)
+        return True
+    if stage is None or not has_physics(stage, source_path):
+        return False
+    builder.add_usd(stage, root_path=source_path, xform=world_to_env_transform(stage, env_root))
+    return True
