@@ -1,0 +1,35 @@
+"""Shared argument parsing and environment construction of the environment scripts."""
+
+from __future__ import annotations
+
+import argparse
+
+import gymnasium as gym
+
+
+def make_parser(description: str) -> argparse.ArgumentParser:
+    """Isaac Lab's environment-script arguments: ``--task``, ``--num_envs``, ``--device``, ``--headless``, ``--seed``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--task", type=str, required=True, help="Registered task name, e.g. Isaac-Cartpole-Direct-v0.")
+    parser.add_argument("--num_envs", type=int, default=None, help="Number of environments (default: the task's).")
+    parser.add_argument("--device", type=str, default="cuda:0", help="Simulation device, e.g. cpu or cuda:0.")
+    parser.add_argument("--headless", action="store_true", help="Run without a viewer (always true here).")
+    parser.add_argument("--seed", type=int, default=None, help="Environment seed.")
+    parser.add_argument("--steps", type=int, default=500, help="Environment steps to run.")
+    return parser
+
+
+def make_env(args: argparse.Namespace) -> gym.Env:
+    """Import our task registrations, load the task's cfg, apply the CLI overrides and build the env."""
+    import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
+    from isaaclab_contrib.tasks.registry import load_env_cfg
+
+    if args.task not in gym.registry:
+        raise SystemExit(f"Unknown task {args.task!r}; see scripts/environments/list_envs.py.")
+    cfg = load_env_cfg(args.task)
+    if args.num_envs is not None:
+        cfg.scene.num_envs = args.num_envs
+    cfg.sim.device = args.device
+    if args.seed is not None:
+        cfg.seed = args.seed
+    return gym.make(args.task, cfg=cfg)

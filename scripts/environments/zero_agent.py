@@ -1,0 +1,27 @@
+"""Run a task with zero actions and report env-steps per second.
+
+./isaaclab.sh -p scripts/environments/zero_agent.py --task Isaac-Cartpole-Direct-v0 --num_envs 64 --device cpu
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from _common import make_env, make_parser  # noqa: E402
+from _loop import run  # noqa: E402
+
+
+def main() -> None:
+    args = make_parser("Zero-action agent for Isaac Lab tasks on Newton.").parse_args()
+    env = make_env(args)
+    try:
+        run(env, lambda zeros: zeros, args.steps)
+    finally:
+        env.close()
+
+
+if __name__ == "__main__":
+    main()
