@@ -10,7 +10,7 @@ import gymnasium as gym
 def make_parser(description: str) -> argparse.ArgumentParser:
     """Isaac Lab's environment-script arguments: ``--task``, ``--num_envs``, ``--device``, ``--headless``, ``--seed``."""
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--task", type=str, required=True, help="Registered task name, e.g. Isaac-Cartpole-Direct-v0.")
+    parser.add_argument("--task", type=str, required=True, help="Task name, e.g. Isaac-Cartpole-Direct-v0.")
     parser.add_argument("--num_envs", type=int, default=None, help="Number of environments (default: the task's).")
     parser.add_argument("--device", type=str, default="cuda:0", help="Simulation device, e.g. cpu or cuda:0.")
     parser.add_argument("--headless", action="store_true", help="Run without a viewer (always true here).")
