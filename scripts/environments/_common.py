@@ -8,7 +8,7 @@ import gymnasium as gym
 
 
 def make_parser(description: str) -> argparse.ArgumentParser:
-    """Isaac Lab's environment-script arguments: ``--task``, ``--num_envs``, ``--device``, ``--headless``, ``--seed``."""
+    """Isaac Lab's script arguments: ``--task``, ``--num_envs``, ``--device``, ``--headless``, ``--seed``."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--task", type=str, required=True, help="Task name, e.g. Isaac-Cartpole-Direct-v0.")
     parser.add_argument("--num_envs", type=int, default=None, help="Number of environments (default: the task's).")

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import newton.examples
 import numpy as np
 import pytest
-
-import newton.examples
 
 
 @pytest.fixture(scope="module")
