@@ -1,0 +1,62 @@
+"""Configuration of the Kamino solver manager."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from isaaclab.utils import configclass
+
+from .newton_manager_cfg import NewtonSolverCfg
+
+
+@configclass
+class KaminoSolverCfg(NewtonSolverCfg):
+    """Kamino (:class:`newton.solvers.SolverKamino`) settings.
+
+    Maximal coordinates with hard joint, limit and frictional contact constraints solved as a nonlinear
+    complementarity problem (kinematic loops allowed). Fields map to :class:`SolverKamino.Config`; ``None`` keeps
+    the value authored on the model (KaminoSceneAPI attributes) or Kamino's default.
+    """
+
+    class_type: Any = "{DIR}.kamino_manager:NewtonKaminoManager"
+    solver_type: str = "kamino"
+
+    dynamics_solver: Literal["padmm", "dvi", "lox"] = "padmm"
+    """Forward-dynamics backend: proximal ADMM, DVI, or the experimental LOX."""
+
+    sparse_jacobian: bool | None = None
+    """Use sparse constraint Jacobians. ``None`` picks the backend default (dense for PADMM)."""
+
+    sparse_dynamics: bool = False
+    """Use sparse dynamics data (needs :attr:`sparse_jacobian`)."""
+
+    use_collision_detector: bool = False
+    """Detect contacts with Kamino's own detector instead of the manager's Newton collision pipeline."""
+
+    max_contacts_per_world: int | None = None
+    """Contact capacity per world of Kamino's own detector (only with :attr:`use_collision_detector`)."""
+
+    use_fk_solver: bool = False
+    """Enable Kamino's forward-kinematics solver for consistent initial states of closed loops."""
+
+    integrator: Literal["euler", "moreau"] = "euler"
+    """Time integrator (``"moreau"`` needs :attr:`use_collision_detector`)."""
+
+    rotation_correction: Literal["twopi", "continuous", "none"] = "twopi"
+    """Correction mode of rotational joint coordinates."""
+
+    angular_velocity_damping: float = 0.0
+    """Damping factor of body angular velocities during integration, in [0, 1]."""
+
+    padmm_max_iterations: int | None = None
+    """Maximum PADMM iterations per step (PADMM only)."""
+
+    padmm_tolerance: float | None = None
+    """Primal, dual and complementarity tolerance of PADMM (PADMM only)."""
+
+    padmm_rho_0: float | None = None
+    """Initial ALM penalty of PADMM (PADMM only)."""
+
+
+KaminoPADMMSolverCfg = KaminoSolverCfg
+"""Name Isaac Lab's task configurations import for Kamino with its default PADMM backend."""

@@ -1,0 +1,50 @@
+"""Configuration of the implicit MPM solver manager."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from isaaclab.utils import configclass
+
+from .newton_manager_cfg import NewtonSolverCfg
+
+
+@configclass
+class MPMSolverCfg(NewtonSolverCfg):
+    """Implicit Material Point Method (:class:`newton.solvers.SolverImplicitMPM`) settings.
+
+    Simulates particles as granular or elasto-plastic material on a background grid. Colliders are the model's
+    shapes that collide with particles (ground plane included); rigid bodies are not integrated, so a standalone
+    MPM scene may only contain static or kinematic bodies. Per-particle materials come from the ``mpm:*`` custom
+    attributes, which the manager registers on builders it creates.
+    """
+
+    class_type: Any = "{DIR}.mpm_manager:NewtonMPMManager"
+    solver_type: str = "implicit_mpm"
+
+    voxel_size: float = 0.1
+    """Edge length of the background grid cells [m]. Aim for about 2-3 particles per cell and axis."""
+
+    grid_type: Literal["sparse", "dense", "fixed"] = "sparse"
+    """Background grid type."""
+
+    max_iterations: int = 250
+    """Maximum iterations of the rheology solve per step."""
+
+    tolerance: float = 1.0e-4
+    """Convergence tolerance of the rheology solve."""
+
+    transfer_scheme: Literal["apic", "pic"] = "apic"
+    """Particle-grid velocity transfer."""
+
+    integration_scheme: Literal["pic", "gimp"] = "pic"
+    """Particle quadrature on the grid."""
+
+    air_drag: float = 1.0
+    """Drag on grid nodes that carry little mass."""
+
+    separate_worlds: bool = False
+    """Give every world its own grid (particles must be stored contiguously by world)."""
+
+    project_outside: bool = True
+    """After every substep, project particles that ended up inside colliders back to their surface."""
