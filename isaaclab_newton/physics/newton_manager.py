@@ -194,7 +194,11 @@ class NewtonManager(PhysicsManager):
         NewtonManager._solver_dt = dt / NewtonManager._num_substeps
         cls._initialize_contacts()
         NewtonManager._observable_schedule = allocate_schedule(
-            NewtonManager._solver, NewtonManager._observable_requests, NewtonManager._contacts, solver_name=cls.__name__
+            NewtonManager._solver,
+            NewtonManager._observable_requests,
+            NewtonManager._contacts,
+            solver_name=cls.__name__,
+            pipeline=NewtonManager._collision_pipeline,
         )
         NewtonManager._graph = None
         NewtonManager._graph_decimation = 0
@@ -234,7 +238,10 @@ class NewtonManager(PhysicsManager):
         cls._reset_solver_internals()
         schedule = NewtonManager._observable_schedule
         if schedule is not None:
-            schedule.check_contacts(NewtonManager._contacts)
+            contacts = NewtonManager._contacts
+            if contacts is None:  # a solver that owns its pipeline resolves its own contacts
+                contacts = NewtonManager._solver.contacts
+            schedule.check_contacts(contacts, NewtonManager._collision_pipeline, NewtonManager._model)
         if NewtonManager._graph_deferred:
             NewtonManager._graph_deferred = False
             cls._capture_graph(decimation=NewtonManager._decimation if cls._graph_decimation_possible() else 0)
@@ -363,25 +370,30 @@ class NewtonManager(PhysicsManager):
     def request_observables(cls, kinds: Iterable[str], *, every_substep: bool = False) -> None:
         """Declare solver observable kinds a consumer needs; requests from all consumers are unioned.
 
-        Call before the solver is initialized (before ``sim.reset()``); a hard reset re-allocates.
+        Call before the solver is initialized: before ``sim.reset()``, or from a ``PhysicsEvent.PHYSICS_READY``
+        callback (it runs on every hard reset, after the model exists and before the solver is rebuilt). Sensors
+        do so when they are built. Requests persist across hard resets and are dropped by :meth:`close`.
 
         Args:
-            kinds: Collection of kind names, e.g. ``{"body_qdd"}``.
+            kinds: Collection of kind names, e.g. ``{"body_qdd"}`` (never a bare string).
             every_substep: Write these kinds on every substep instead of only the final one.
 
         Raises:
-            RuntimeError: If new kinds are requested after the container was allocated.
+            TypeError: If ``kinds`` is a bare string or holds non-string entries.
+            RuntimeError: If kinds not yet covered are requested while a solver and its container exist.
         """
+        requests = NewtonManager._observable_requests
         kinds = normalize_kinds(kinds)
-        target = NewtonManager._observable_requests.every_substep if every_substep else (
-            NewtonManager._observable_requests.final | NewtonManager._observable_requests.every_substep
-        )
-        if NewtonManager._solver is not None and not kinds <= target:
+        if NewtonManager._solver is not None and not requests.covers(kinds, every_substep=every_substep):
+            cadence = "every substep" if every_substep else "the final substep"
+            solver_name = type(NewtonManager._solver).__name__
             raise RuntimeError(
-                f"Observables {sorted(kinds - target)} requested after the solver was initialized. Request them"
-                " before sim.reset() (sensors do so when constructed) or hard-reset with sim.reset() afterwards."
+                f"Observables {sorted(kinds)} (on {cadence}) requested after {solver_name} allocated its container"
+                f" for {sorted(requests.all)}; it cannot grow while the solver runs. Request them before"
+                " sim.reset(), or from a PhysicsEvent.PHYSICS_READY callback, which runs on every hard reset before"
+                " the solver and its observables are rebuilt."
             )
-        NewtonManager._observable_requests.add(kinds, every_substep=every_substep)
+        requests.add(kinds, every_substep=every_substep)
 
     @classmethod
     def get_observables(cls) -> SolverBase.Observables | None:

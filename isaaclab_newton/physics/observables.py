@@ -4,6 +4,9 @@ Consumers (sensors, tasks, user code) declare the observable kinds they need bef
 initialized. The manager unions the requests, allocates one container from the solver, and derives
 the per-substep subsets with :meth:`newton.solvers.SolverBase.Observables.select` before any graph
 capture, so the captured graph holds the schedule.
+
+Newton 1.8 does not yet freeze contact capacities after allocation nor check contact identity at step
+time; :meth:`ObservableSchedule.check_contacts` enforces both on the manager's side.
 """
 
 from __future__ import annotations
@@ -12,9 +15,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import newton
+
 if TYPE_CHECKING:
-    import newton
     from newton.solvers import SolverBase
+
+_CONTACT_FREQUENCIES = frozenset(
+    {
+        newton.Model.AttributeFrequency.CONTACT,
+        newton.Model.AttributeFrequency.CONTACT_RIGID,
+        newton.Model.AttributeFrequency.CONTACT_SOFT,
+    }
+)
 
 
 def normalize_kinds(kinds: Iterable[str], *, what: str = "kinds") -> frozenset[str]:
@@ -28,11 +40,17 @@ def normalize_kinds(kinds: Iterable[str], *, what: str = "kinds") -> frozenset[s
         The kinds as a frozen set.
 
     Raises:
-        TypeError: If ``kinds`` is a bare string or holds non-string or empty entries.
+        TypeError: If ``kinds`` is a bare string, not iterable, or holds non-string or empty entries.
     """
     if isinstance(kinds, (str, bytes)):
-        raise TypeError(f"{what} must be a collection of kind strings such as {{{kinds!r}}}, not a bare string.")
-    result = frozenset(kinds)
+        name = kinds.decode() if isinstance(kinds, bytes) else kinds
+        raise TypeError(f"{what} must be a collection of kind strings such as {{{name!r}}}, not a bare string.")
+    try:
+        result = frozenset(kinds)
+    except TypeError as exc:
+        raise TypeError(
+            f"{what} must be a collection of kind strings such as {{'body_qdd'}}, got {type(kinds).__name__}."
+        ) from exc
     bad = [kind for kind in result if not isinstance(kind, str) or not kind]
     if bad:
         raise TypeError(f"{what} must hold non-empty kind strings; got {bad!r}.")
@@ -49,8 +67,7 @@ def is_contact_indexed(solver: SolverBase, kind: str) -> bool:
     declarations = type(solver).Observables._observable_fields()
     if kind not in declarations:
         return False
-    frequency = declarations[kind][1].frequency
-    return "CONTACT" in str(getattr(frequency, "name", frequency)).upper()
+    return declarations[kind][1].frequency in _CONTACT_FREQUENCIES
 
 
 @dataclass
@@ -61,7 +78,7 @@ class ObservableRequests:
     """Kinds written on the final substep of each physics step."""
 
     every_substep: set[str] = field(default_factory=set)
-    """Kinds written on every substep."""
+    """Kinds written on every substep (a kind requested both ways is written on every substep)."""
 
     def add(self, kinds: Iterable[str], *, every_substep: bool = False) -> None:
         """Add kinds to the request.
@@ -69,9 +86,22 @@ class ObservableRequests:
         Args:
             kinds: Collection of kind names.
             every_substep: Write these kinds on every substep instead of only the final one.
+
+        Raises:
+            TypeError: If ``kinds`` is a bare string or holds non-string entries.
         """
         kinds = normalize_kinds(kinds)
         (self.every_substep if every_substep else self.final).update(kinds)
+
+    def covers(self, kinds: Iterable[str], *, every_substep: bool = False) -> bool:
+        """Return whether ``kinds`` are already requested at (at least) the given cadence.
+
+        Args:
+            kinds: Collection of kind names.
+            every_substep: Whether the kinds must be written on every substep.
+        """
+        kinds = normalize_kinds(kinds)
+        return kinds <= (frozenset(self.every_substep) if every_substep else self.all)
 
     @property
     def all(self) -> frozenset[str]:
@@ -89,46 +119,68 @@ class ObservableSchedule:
     """One allocated container plus the subsets passed on each substep.
 
     Attributes:
-        container: The container holding every requested array; pass it on the final substep.
-        early: Subset passed on every substep but the last (``None`` when nothing is needed there).
-        contacts: Contact storage the container is bound to (``None`` without contact kinds).
-        rigid_contact_max: Rigid capacity frozen at allocation.
-        soft_contact_max: Soft capacity frozen at allocation.
+        container: The container holding every requested array; passed on the final substep.
+        early: Subset passed on every substep but the last: the every-substep kinds, or ``None`` when
+            no kind is requested every substep.
+        contacts: Contact storage the container is bound to (``None`` without contact-indexed kinds).
+        pipeline: Collision pipeline that fills :attr:`contacts` (``None`` when the manager owns none).
+        rigid_contact_max: Rigid capacity frozen at allocation (``None`` without contact-indexed kinds).
+        soft_contact_max: Soft capacity frozen at allocation (``None`` without contact-indexed kinds).
     """
 
     container: SolverBase.Observables
     early: SolverBase.Observables | None
-    contacts: newton.Contacts | None
-    rigid_contact_max: int | None
-    soft_contact_max: int | None
+    contacts: newton.Contacts | None = None
+    pipeline: newton.CollisionPipeline | None = None
+    rigid_contact_max: int | None = None
+    soft_contact_max: int | None = None
 
     def for_substep(self, substep: int, num_substeps: int) -> SolverBase.Observables | None:
-        """Return the container to pass to ``solver.step`` on ``substep`` (0-based)."""
+        """Return the container to pass to ``solver.step`` on ``substep`` (0-based) of ``num_substeps``."""
         return self.container if substep == num_substeps - 1 else self.early
 
-    def check_contacts(self, contacts: newton.Contacts | None) -> None:
-        """Reject contact storage that differs from the one the container was allocated with.
+    def check_contacts(
+        self,
+        contacts: newton.Contacts | None,
+        pipeline: newton.CollisionPipeline | None,
+        model: newton.Model,
+    ) -> None:
+        """Reject contact storage or capacities that changed since allocation.
 
-        Newton 1.8 does not freeze capacities after allocation nor check contact identity at step time,
-        so the manager enforces both.
+        Host-only checks (no device work), run by the manager before each step.
+
+        Args:
+            contacts: The contacts the manager passes to the solver.
+            pipeline: The collision pipeline the manager runs (``None`` when it owns none).
+            model: The model; its published capacities must still match the frozen ones.
 
         Raises:
-            RuntimeError: If the contacts object or its capacities changed since allocation.
+            RuntimeError: If the contacts object, the pipeline, or any capacity changed since allocation.
         """
         if self.contacts is None:
             return
+        fix = (
+            " Contact capacities are frozen once contact observables are allocated: set NewtonCfg.collision_cfg and"
+            " hard-reset with sim.reset(), which rebuilds the pipeline and re-allocates the observables."
+        )
         if contacts is not self.contacts:
             raise RuntimeError(
-                "The contacts passed to the solver are not the ones the observables were allocated with. Rebuild the"
-                " collision pipeline only through a hard reset (sim.reset()), which re-allocates the observables."
+                "The contacts passed to the solver are not the ones the observables were allocated with." + fix
             )
-        if (contacts.rigid_contact_max, contacts.soft_contact_max) != (self.rigid_contact_max, self.soft_contact_max):
+        if pipeline is not self.pipeline:
             raise RuntimeError(
-                f"Contact capacities changed after observable allocation (rigid {self.rigid_contact_max} ->"
-                f" {contacts.rigid_contact_max}, soft {self.soft_contact_max} -> {contacts.soft_contact_max})."
-                " Capacities are frozen once contact observables exist; configure NewtonCfg.collision_cfg and do a"
-                " hard reset instead."
+                "The collision pipeline was replaced after the observables were allocated with its contacts." + fix
             )
+        frozen = (self.rigid_contact_max, self.soft_contact_max)
+        for name, now in (
+            ("contacts", (contacts.rigid_contact_max, contacts.soft_contact_max)),
+            ("model", (model.rigid_contact_max, model.soft_contact_max)),
+        ):
+            if now != frozen:
+                raise RuntimeError(
+                    f"Contact capacities on the {name} changed after observable allocation (rigid, soft):"
+                    f" {frozen} -> {now}; a collision pipeline was probably rebuilt with other capacities." + fix
+                )
 
 
 def allocate_schedule(
@@ -137,14 +189,20 @@ def allocate_schedule(
     contacts: newton.Contacts | None,
     *,
     solver_name: str,
+    pipeline: newton.CollisionPipeline | None = None,
 ) -> ObservableSchedule | None:
     """Allocate the observable container for ``requests`` and build its substep subsets.
+
+    Call after the collision pipeline and contacts exist and before any graph capture. Contacts are
+    passed to :meth:`~newton.solvers.SolverBase.observables` only when a contact-indexed kind is
+    requested; a solver that owns its collision pipeline provides them through ``solver.contacts``.
 
     Args:
         solver: The configured solver.
         requests: The union of requested kinds.
-        contacts: Contacts bound to contact-indexed kinds (passed only when one is requested).
+        contacts: Contacts the manager passes to the solver (``None`` when it owns none).
         solver_name: Name of the solver manager, used in error messages.
+        pipeline: Collision pipeline filling ``contacts``, recorded to reject replacements.
 
     Returns:
         The schedule, or ``None`` when nothing was requested.
@@ -159,23 +217,26 @@ def allocate_schedule(
     unsupported = sorted(kinds - supported)
     if unsupported:
         raise ValueError(
-            f"{solver_name} ({type(solver).__name__}) does not support solver observable(s) {unsupported}; it supports"
-            f" {sorted(supported) or 'none'} (solver.supported_observables). Pick a solver that produces them or drop"
-            " the request."
+            f"{solver_name} ({type(solver).__name__}) does not support solver observable(s) {unsupported};"
+            f" solver.supported_observables = {sorted(supported)}. Pick a solver that produces them or drop the"
+            " request (sensor, NewtonCfg.observables or NewtonManager.request_observables)."
         )
     contact_kinds = sorted(kind for kind in kinds if is_contact_indexed(solver, kind))
-    if contact_kinds and contacts is None:
-        raise ValueError(
-            f"{solver_name} has no contact storage, but contact-indexed observable(s) {contact_kinds} were requested."
-            " Use a solver manager that owns a collision pipeline or exposes its native contacts."
-        )
-    container = solver.observables(kinds=kinds, contacts=contacts if contact_kinds else None)
+    bound = None
+    if contact_kinds:
+        bound = contacts if contacts is not None else solver.contacts
+        if bound is None:
+            raise ValueError(
+                f"{solver_name} has no contact storage, but contact-indexed observable(s) {contact_kinds} were"
+                " requested. Use a solver manager that owns a collision pipeline or exposes its native contacts."
+            )
+    container = solver.observables(kinds=kinds, contacts=bound)
     early = container.select(requests.every_substep) if requests.every_substep else None
-    bound = contacts if contact_kinds else None
     return ObservableSchedule(
         container=container,
         early=early,
         contacts=bound,
+        pipeline=pipeline if bound is not None and bound is contacts else None,
         rigid_contact_max=None if bound is None else bound.rigid_contact_max,
         soft_contact_max=None if bound is None else bound.soft_contact_max,
     )
