@@ -96,6 +96,7 @@ def _solver_cfgs() -> dict[str, tuple[Callable[[], object], frozenset[str]]]:
         FeatherstoneSolverCfg,
         KaminoSolverCfg,
         MJWarpSolverCfg,
+        SemiImplicitSolverCfg,
         VBDSolverCfg,
         XPBDSolverCfg,
     )
@@ -108,6 +109,7 @@ def _solver_cfgs() -> dict[str, tuple[Callable[[], object], frozenset[str]]]:
         "featherstone": (FeatherstoneSolverCfg, frozenset({"body_parent_f"})),
         "vbd": (VBDSolverCfg, frozenset({"contact_f"})),
         "kamino": (KaminoSolverCfg, frozenset({"body_qdd", "contact_f"})),
+        "semi_implicit": (SemiImplicitSolverCfg, frozenset()),
     }
 
 
