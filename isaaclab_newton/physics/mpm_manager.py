@@ -22,7 +22,11 @@ _CONFIG_FIELDS = (
 
 
 class NewtonMPMManager(NewtonManager):
-    """Runs implicit MPM on the model's particles, double-buffered.
+    """Runs implicit MPM on the model's particles, in place on one state.
+
+    MPM steps in place (``state_in`` may be ``state_out``) and attaches grid-transfer arrays to its output state;
+    ping-ponging would leave those on one state only and break the odd-substep copy, so the manager keeps one
+    state.
 
     MPM collides particles with the model's shapes itself, so the manager owns no collision pipeline and passes
     no contacts. It overrides both builder hooks: :meth:`_register_builder_attributes` registers the ``mpm:*``
@@ -45,7 +49,7 @@ class NewtonMPMManager(NewtonManager):
     @classmethod
     def _build_solver(cls, model: newton.Model, solver_cfg: MPMSolverCfg) -> None:
         NewtonManager._solver = cls._create_solver(model, solver_cfg)
-        NewtonManager._use_single_state = False
+        NewtonManager._use_single_state = True
         NewtonManager._needs_collision_pipeline = False
         NewtonManager._supports_rigid_body_force_input = False
 

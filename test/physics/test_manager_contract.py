@@ -1,0 +1,208 @@
+"""NewtonManager's extension contract: slots, substep ping-pong, resets and decimation paths (CPU, XPBD)."""
+
+from __future__ import annotations
+
+import warnings
+
+import newton
+import numpy as np
+import pytest
+import warp as wp
+from isaaclab.utils import configclass
+from newton.solvers import SolverXPBD
+
+from isaaclab_newton.physics import NewtonManager, NewtonSolverCfg, XPBDSolverCfg
+
+from . import scenes
+
+
+class NewtonNoSolverManager(NewtonManager):
+    """Forgets to assign ``_solver``."""
+
+    @classmethod
+    def _build_solver(cls, model, solver_cfg) -> None:
+        NewtonManager._use_single_state = False
+        NewtonManager._needs_collision_pipeline = True
+        NewtonManager._supports_rigid_body_force_input = True
+
+
+class NewtonSlotOnClsManager(NewtonManager):
+    """Assigns ``_solver`` on the subclass instead of ``NewtonManager``."""
+
+    @classmethod
+    def _build_solver(cls, model, solver_cfg) -> None:
+        cls._solver = SolverXPBD(model)
+        NewtonManager._use_single_state = False
+        NewtonManager._needs_collision_pipeline = True
+        NewtonManager._supports_rigid_body_force_input = True
+
+
+class NewtonSolverOnlyManager(NewtonManager):
+    """Assigns only ``_solver`` and leaves the other three slots unset."""
+
+    @classmethod
+    def _build_solver(cls, model, solver_cfg) -> None:
+        NewtonManager._solver = SolverXPBD(model)
+
+
+@configclass
+class _NoSolverCfg(NewtonSolverCfg):
+    class_type: type = NewtonNoSolverManager
+
+
+@configclass
+class _SlotOnClsCfg(NewtonSolverCfg):
+    class_type: type = NewtonSlotOnClsManager
+
+
+@configclass
+class _SolverOnlyCfg(NewtonSolverCfg):
+    class_type: type = NewtonSolverOnlyManager
+
+
+@wp.kernel
+def _count_pass(counter: wp.array(dtype=wp.int32)):
+    counter[0] = counter[0] + 1
+
+
+def test_missing_solver_slot_raises(make_sim):
+    """A manager whose _build_solver() leaves NewtonManager._solver unset fails sim.reset() with RuntimeError."""
+    sim = make_sim(_NoSolverCfg())
+    scenes.add_dropped_box(NewtonManager.create_builder())
+    with pytest.raises(RuntimeError, match=r"did not assign NewtonManager\._solver"):
+        sim.reset()
+
+
+def test_slot_set_on_subclass_warns_and_is_moved(make_sim):
+    """Setting a slot on cls warns with the slot's name; the manager still runs with the solver moved to the base."""
+    sim = make_sim(_SlotOnClsCfg())
+    scenes.add_dropped_box(NewtonManager.create_builder())
+    with pytest.warns(UserWarning, match=r"slot '_solver' on NewtonSlotOnClsManager instead of NewtonManager"):
+        sim.reset()
+    assert "_solver" not in NewtonSlotOnClsManager.__dict__
+    assert isinstance(NewtonManager.get_solver(), SolverXPBD)
+    sim.step(render=False)
+
+
+def test_unset_slots_warn_by_name(make_sim):
+    """Leaving _use_single_state, _needs_collision_pipeline and _supports_rigid_body_force_input unset warns each."""
+    sim = make_sim(_SolverOnlyCfg())
+    scenes.add_dropped_box(NewtonManager.create_builder())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sim.reset()
+    messages = " ".join(str(w.message) for w in caught if issubclass(w.category, UserWarning))
+    for name in ("_use_single_state", "_needs_collision_pipeline", "_supports_rigid_body_force_input"):
+        assert f"left slot '{name}' unset" in messages
+
+
+def _raw_xpbd_drop(num_substeps: int, steps: int, dt: float) -> np.ndarray:
+    """Step the box drop with a plain Newton loop (no manager): collide, step, swap; return the final body_q."""
+    builder = newton.ModelBuilder(up_axis=newton.Axis.Z, gravity=(0.0, 0.0, -9.81))
+    scenes.add_dropped_box(builder, height=0.12)
+    model = builder.finalize(device="cpu")
+    solver = SolverXPBD(model, iterations=2)
+    pipeline = newton.CollisionPipeline(model)
+    contacts = pipeline.contacts()
+    state_0, state_1, control = model.state(), model.state(), model.control()
+    newton.eval_fk(model, model.joint_q, model.joint_qd, state_0)
+    for _ in range(steps * num_substeps):
+        state_0.clear_forces()
+        pipeline.collide(state_0, contacts)
+        solver.step(state_0, state_1, control, contacts, dt / num_substeps)
+        state_0, state_1 = state_1, state_0
+    return state_0.body_q.numpy()
+
+
+@pytest.mark.parametrize("num_substeps", [2, 3])
+def test_substeps_leave_result_in_state_0(make_sim, num_substeps):
+    """Odd and even substep counts leave the result in the same NewtonManager._state_0 object, equal to a raw loop."""
+    dt, steps = 1.0 / 60.0, 12
+    sim = make_sim(XPBDSolverCfg(iterations=2), dt=dt, num_substeps=num_substeps)
+    scenes.add_dropped_box(NewtonManager.create_builder(), height=0.12)
+    sim.reset()
+    state = NewtonManager._state_0
+    for _ in range(steps):
+        sim.step(render=False)
+        assert NewtonManager._state_0 is state
+    expected = _raw_xpbd_drop(num_substeps, steps, dt)
+    assert expected[0, 2] < 0.11  # the box fell and touched the ground within the run
+    np.testing.assert_array_equal(NewtonManager._state_0.body_q.numpy(), expected)
+
+
+def test_hard_reset_refinalizes_the_model(make_sim):
+    """A hard reset builds a new Model and solver from the builder and restores the initial pose."""
+    sim = make_sim(XPBDSolverCfg())
+    body = scenes.add_dropped_box(NewtonManager.create_builder())
+    sim.reset()
+    model, solver = NewtonManager.get_model(), NewtonManager.get_solver()
+    for _ in range(10):
+        sim.step(render=False)
+    assert float(NewtonManager.get_state_0().body_q.numpy()[body, 2]) < 0.3
+    sim.reset()
+    assert NewtonManager.get_model() is not model
+    assert NewtonManager.get_solver() is not solver
+    assert float(NewtonManager.get_state_0().body_q.numpy()[body, 2]) == pytest.approx(0.3)
+
+
+def test_soft_reset_keeps_model_solver_and_contacts(make_sim):
+    """A soft reset keeps the Model, solver and contacts objects and the current state."""
+    sim = make_sim(XPBDSolverCfg())
+    body = scenes.add_dropped_box(NewtonManager.create_builder())
+    sim.reset()
+    model, solver, contacts = NewtonManager.get_model(), NewtonManager.get_solver(), NewtonManager.get_contacts()
+    for _ in range(10):
+        sim.step(render=False)
+    height = float(NewtonManager.get_state_0().body_q.numpy()[body, 2])
+    sim.reset(soft=True)
+    assert NewtonManager.get_model() is model
+    assert NewtonManager.get_solver() is solver
+    assert NewtonManager.get_contacts() is contacts
+    assert float(NewtonManager.get_state_0().body_q.numpy()[body, 2]) == height
+
+
+def test_no_graph_leaves_decimation_to_the_environment(make_sim):
+    """Without a graph (eager CPU), set_decimation() records the value but handles_decimation() stays False."""
+    sim = make_sim(XPBDSolverCfg(), dt=0.01)
+    scenes.add_dropped_box(NewtonManager.create_builder())
+    sim.reset()
+    NewtonManager.set_decimation(4)
+    assert not NewtonManager.uses_graph()
+    assert not NewtonManager.handles_decimation()
+    sim.step(render=False)
+    assert NewtonManager.get_simulation_time() == pytest.approx(0.01)
+
+
+def test_eager_actuator_pass_keeps_decimation_with_environment(make_sim):
+    """With a CPU graph but an actuator pass that is not graph-safe, only the substeps are graphed."""
+    sim = make_sim(XPBDSolverCfg(), dt=0.01, use_cpu_graph=True)
+    counter = wp.zeros(1, dtype=wp.int32, device="cpu")
+    NewtonManager.register_actuator_pass(lambda: wp.launch(_count_pass, dim=1, inputs=[counter]), graph_safe=False)
+    scenes.add_dropped_box(NewtonManager.create_builder())
+    sim.reset()
+    NewtonManager.set_decimation(4)
+    assert NewtonManager.uses_graph()
+    assert not NewtonManager.handles_decimation()
+    sim.step(render=False)
+    assert int(counter.numpy()[0]) == 1
+    assert NewtonManager.get_simulation_time() == pytest.approx(0.01)
+
+
+def test_graph_safe_actuator_pass_runs_the_whole_decimation(make_sim):
+    """With a CPU graph and a graph-safe actuator pass, set_decimation(4) makes one step() run 4 physics steps."""
+    dt = 0.01
+    sim = make_sim(XPBDSolverCfg(), dt=dt, use_cpu_graph=True)
+    counter = wp.zeros(1, dtype=wp.int32, device="cpu")
+    NewtonManager.register_actuator_pass(lambda: wp.launch(_count_pass, dim=1, inputs=[counter]), graph_safe=True)
+    body = scenes.add_dropped_box(NewtonManager.create_builder(), height=1.0)
+    sim.reset()
+    assert not NewtonManager.handles_decimation()
+    NewtonManager.set_decimation(4)
+    assert NewtonManager.handles_decimation()
+    before = int(counter.numpy()[0])
+    sim.step(render=False)
+    assert int(counter.numpy()[0]) - before == 4
+    assert NewtonManager.get_simulation_time() == pytest.approx(4 * dt)
+    # Free fall over 4 steps of semi-implicit Euler: the box dropped g*dt^2*(1+2+3+4).
+    drop = 1.0 - float(NewtonManager.get_state_0().body_q.numpy()[body, 2])
+    assert drop == pytest.approx(9.81 * dt**2 * 10, rel=1e-3)
