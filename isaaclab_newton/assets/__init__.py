@@ -1,5 +1,6 @@
 """Isaac Lab asset backends on Newton: core's factories resolve ``isaaclab.assets.X`` to these classes."""
 
 from .articulation import Articulation, ArticulationData
+from .rigid_object import RigidObject, RigidObjectData
 
-__all__ = ["Articulation", "ArticulationData"]
+__all__ = ["Articulation", "ArticulationData", "RigidObject", "RigidObjectData"]

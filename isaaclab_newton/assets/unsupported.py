@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import inspect
 from collections.abc import Iterable
 
 
@@ -29,8 +30,8 @@ def _raiser(owner: str, name: str, *, is_property: bool):
 def mark_unsupported(cls: type, names: Iterable[str]) -> type:
     """Define each abstract member in ``names`` on ``cls`` so that calling it raises ``NotImplementedError``.
 
-    Each raiser names ``cls.<member>``; members ``cls`` already defines are left alone. The class's set of
-    abstract members is recomputed afterwards.
+    Each raiser names ``cls.<member>``; members already implemented (by ``cls`` or a mixin) are left alone.
+    The class's set of abstract members is recomputed afterwards.
 
     Args:
         cls: The concrete asset or data class.
@@ -40,10 +41,10 @@ def mark_unsupported(cls: type, names: Iterable[str]) -> type:
         ``cls`` itself.
     """
     for name in names:
-        if name in cls.__dict__:
-            continue
-        base_attr = next((vars(b)[name] for b in cls.__mro__[1:] if name in vars(b)), None)
-        is_property = isinstance(base_attr, property)
+        current = inspect.getattr_static(cls, name, None)
+        if current is not None and not getattr(current, "__isabstractmethod__", False):
+            continue  # implemented by the class or one of its mixins
+        is_property = isinstance(current, property)
         setattr(cls, name, _raiser(cls.__name__, name, is_property=is_property))
     abc.update_abstractmethods(cls)
     return cls

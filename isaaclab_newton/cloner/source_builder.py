@@ -86,6 +86,34 @@ def world_to_env_transform(stage: Any, env_root: str | None) -> wp.transform:
     return wp.transform_inverse(pose)
 
 
+_LABELED = (("body", "body_label"), ("joint", "joint_label"), ("shape", "shape_label"),
+            ("articulation", "articulation_label"))
+
+
+def relabel(builder: newton.ModelBuilder, before: dict[str, int], prefix: str, *, strip: str = "") -> None:
+    """Rename labels of entities added since ``before`` to ``prefix/<label without strip>``.
+
+    Newton's importers label entities with the file's own prim paths (``/cartpole/pole``) or with the env-0
+    stage path; after this they read as the asset's path below the env root (``Robot/pole``), so that the
+    replicated worlds carry ``/World/envs/env_<i>/Robot/pole``.
+
+    Args:
+        builder: Builder whose new entities are relabeled.
+        before: Entity counts before the asset was added (see :func:`~.layout.builder_counts`).
+        prefix: Asset path relative to its env root (no leading ``/``), or the absolute path of a shared asset.
+        strip: Leading path removed from each label first (the file's root path or the env root).
+    """
+    strip = strip.rstrip("/")
+    for kind, attr in _LABELED:
+        labels = getattr(builder, attr)
+        for i in range(before[kind], len(labels)):
+            label = labels[i]
+            if strip and (label == strip or label.startswith(strip + "/")):
+                label = label[len(strip) :]
+            label = label.strip("/")
+            labels[i] = f"{prefix}/{label}" if label else prefix
+
+
 def add_asset_prototype(
     builder: newton.ModelBuilder, cfg: Any, source_path: str, stage: Any, *, env_root: str | None
 ) -> bool:
@@ -102,9 +130,18 @@ def add_asset_prototype(
     Returns:
         Whether anything physical was added.
     """
+    from .layout import builder_counts
+
     spawn = getattr(cfg, "spawn", None)
+    before = builder_counts(builder)
+    if env_root is not None and (source_path == env_root or source_path.startswith(env_root.rstrip("/") + "/")):
+        prefix = source_path[len(env_root.rstrip("/")) :].strip("/")
+    else:
+        prefix = source_path
     if isinstance(spawn, NewtonFileCfg):
         import_file_asset(builder, spawn, init_transform(cfg))
+        root = spawn.root_path if spawn.file_format == "usd" else ""
+        relabel(builder, before, prefix, strip="" if root == "/" else root)
         return True
     if isinstance(spawn, GroundPlaneCfg):
         pose = init_transform(cfg)
@@ -112,8 +149,10 @@ def add_asset_prototype(
         if spawn.static_friction is not None:
             cfg_kwargs["cfg"] = newton.ModelBuilder.ShapeConfig(mu=spawn.static_friction)
         builder.add_ground_plane(height=float(np.asarray(pose.p)[2]), **cfg_kwargs)
+        relabel(builder, before, prefix)
         return True
     if stage is None or not has_physics(stage, source_path):
         return False
     builder.add_usd(stage, root_path=source_path, xform=world_to_env_transform(stage, env_root))
+    relabel(builder, before, prefix, strip=source_path)
     return True

@@ -17,6 +17,7 @@ from isaaclab.utils.warp import ProxyArray
 from newton.selection import ArticulationView
 
 from ...physics import NewtonManager
+from ..newton_asset import Ids, NewtonAssetMixin
 from ..unsupported import mark_unsupported
 from .actuator_control import NewtonArticulationActuatorControl
 from .articulation_data import ArticulationData
@@ -27,17 +28,15 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-Ids = Sequence[int] | torch.Tensor | wp.array | slice | None
 
-
-class Articulation(BaseArticulation):
+class Articulation(NewtonAssetMixin, BaseArticulation):
     """An articulation in every environment, simulated by Newton.
 
     Joint state and targets map onto ``State.joint_q/joint_qd`` and ``Control``; root writes change the free
     root joint's coordinates (floating base) or the fixed root joint's parent frame (fixed base); per-env
     resets reset the solver internals of the env's world through :meth:`NewtonManager.request_world_reset`.
-    External wrenches [N, N m] go to :meth:`NewtonManager.get_external_wrench` (world frame, at the center
-    of mass) through :meth:`set_external_wrench_index`.
+    Root writes, resets and external wrenches (the permanent and instantaneous wrench composers) come from
+    :class:`~isaaclab_newton.assets.newton_asset.NewtonAssetMixin`.
     """
 
     cfg: ArticulationCfg
@@ -105,11 +104,6 @@ class Articulation(BaseArticulation):
         """Body names in Newton order."""
         return list(self._binding.body_names)
 
-    @property
-    def root_view(self) -> ArticulationView:
-        """Newton :class:`~newton.selection.ArticulationView` over this asset's articulations."""
-        return self._root_view
-
     # -- finders ---------------------------------------------------------------------------------------
 
     def find_joints(
@@ -146,19 +140,13 @@ class Articulation(BaseArticulation):
         """
         envs = self._env_tensor(env_ids, env_mask)
         self.actuators.reset(envs)
-        wrench = self._external_wrench(required=False)
-        if wrench is not None:
-            torch_view(wrench)[self._binding.body_indices[envs]] = 0.0
-        worlds = self._binding.world_ids[envs]
-        NewtonManager.request_world_reset(
-            wp.array(worlds.to(torch.int32).cpu().numpy(), dtype=wp.int32, device=str(NewtonManager.get_model().device))
-        )
-        self._data.mark_dirty()
+        self._reset_worlds(envs)
 
     def write_data_to_sim(self) -> None:
-        """Run the actuator models and submit their commands into ``Control``."""
+        """Run the actuator models, submit their commands into ``Control`` and apply the composed wrenches."""
         self.actuators.compute(NewtonManager.get_physics_dt())
         self.actuators.submit_commands()
+        self._apply_wrenches()
 
     def update(self, dt: float) -> None:
         """Refresh data buffers after a physics step of ``dt`` [s]."""
@@ -169,10 +157,8 @@ class Articulation(BaseArticulation):
         model = NewtonManager.get_model()
         self._root_view = ArticulationView(model, [int(a) for a in self._binding.articulation_ids])
         self._data = ArticulationData(self._root_view, self.device, self._binding)
-        self._ALL_INDICES = wp.array(np.arange(self.num_instances, dtype=np.int32), device=self.device)
-        self._all_envs = torch.arange(self.num_instances, device=self.device)
         self._all_joints = torch.arange(self.num_joints, device=self.device)
-        self._all_bodies = torch.arange(self.num_bodies, device=self.device)
+        self._init_common()
         self._validate_cfg()
         self._resolve_and_install_ordering_maps()
         self._process_cfg()
@@ -196,8 +182,7 @@ class Articulation(BaseArticulation):
         init = self.cfg.init_state
         pose = torch.tensor((*init.pos, *init.rot), dtype=torch.float32, device=self.device)
         vel = torch.tensor((*init.lin_vel, *init.ang_vel), dtype=torch.float32, device=self.device)
-        self._data._t("default_root_pose")[:] = pose
-        self._data._t("default_root_vel")[:] = vel
+        self._data.set_default_root_state(pose, vel)
         for key, name in (("joint_pos", "default_joint_pos"), ("joint_vel", "default_joint_vel")):
             values = getattr(init, key)
             if not values or not self.num_joints:
@@ -233,46 +218,9 @@ class Articulation(BaseArticulation):
 
     # -- index resolution (also used by core's ArticulationActuatorControl) ---------------------------------
 
-    def _resolve_env_ids(self, env_ids: Ids) -> wp.array:
-        ids = self._env_tensor(env_ids, None)
-        return wp.array(ids.to(torch.int32).cpu().numpy(), dtype=wp.int32, device=self.device)
-
     def _resolve_joint_ids(self, joint_ids: Ids) -> wp.array:
         ids = self._index_tensor(joint_ids, self._all_joints)
         return wp.array(ids.to(torch.int32).cpu().numpy(), dtype=wp.int32, device=self.device)
-
-    def _index_tensor(self, ids: Ids, all_ids: torch.Tensor) -> torch.Tensor:
-        if ids is None or (isinstance(ids, slice) and ids == slice(None)):
-            return all_ids
-        if isinstance(ids, slice):
-            return all_ids[ids]
-        if isinstance(ids, ProxyArray):
-            ids = ids.warp
-        if isinstance(ids, wp.array):
-            return wp.to_torch(ids).to(device=self.device, dtype=torch.long)
-        if isinstance(ids, torch.Tensor):
-            return ids.to(device=self.device, dtype=torch.long).reshape(-1)
-        return torch.as_tensor(list(ids), dtype=torch.long, device=self.device)
-
-    def _env_tensor(self, env_ids: Ids, env_mask: wp.array | None) -> torch.Tensor:
-        if env_mask is not None:
-            return torch.nonzero(wp.to_torch(env_mask).to(self.device), as_tuple=False).reshape(-1)
-        return self._index_tensor(env_ids, self._all_envs)
-
-    def _mask_tensor(self, mask: wp.array | None, all_ids: torch.Tensor) -> torch.Tensor:
-        if mask is None:
-            return all_ids
-        return torch.nonzero(wp.to_torch(mask).to(self.device), as_tuple=False).reshape(-1)
-
-    @staticmethod
-    def _as_torch(value: torch.Tensor | wp.array | float, device: str) -> torch.Tensor | float:
-        if isinstance(value, ProxyArray):
-            value = value.warp
-        if isinstance(value, wp.array):
-            return wp.to_torch(value).to(device)
-        if isinstance(value, torch.Tensor):
-            return value.to(device=device, dtype=torch.float32)
-        return float(value)
 
     @staticmethod
     def _select(value: torch.Tensor | float, envs: torch.Tensor, cols: torch.Tensor | None, full: bool):
@@ -285,7 +233,7 @@ class Articulation(BaseArticulation):
     # -- joint state writes ------------------------------------------------------------------------------
 
     def _write_joint_array(self, array: wp.array, indices: torch.Tensor, value, envs, joints, *, full=False):
-        value = self._select(self._as_torch(value, self.device), envs, joints, full)
+        value = self._select(self._as_torch(value), envs, joints, full)
         torch_view(array)[indices[envs][:, joints]] = value if isinstance(value, torch.Tensor) else float(value)
 
     def write_joint_position_to_sim_index(
@@ -329,79 +277,6 @@ class Articulation(BaseArticulation):
         )
         self.write_joint_velocity_to_sim_index(velocity=velocity, joint_ids=joint_ids, env_ids=env_ids)
 
-    def _after_state_write(self, skip_forward: bool) -> None:
-        self._data.mark_dirty()
-        if not skip_forward:
-            NewtonManager.forward()
-
-    # -- root writes ----------------------------------------------------------------------------------------
-
-    def write_root_pose_to_sim_index(self, *, root_pose, env_ids: Ids = None, skip_forward: bool = False) -> None:
-        """Write root link poses (pos [m], quat xyzw) in the world frame for the selected envs.
-
-        For a fixed base this moves the fixed root joint's parent frame (a model change the solver is notified
-        of); for a floating base it sets the free joint's coordinates.
-        """
-        envs = self._env_tensor(env_ids, None)
-        self._write_root_pose(self._as_torch(root_pose, self.device), envs)
-        self._after_state_write(skip_forward)
-
-    def write_root_pose_to_sim_mask(self, *, root_pose, env_mask=None, skip_forward: bool = False) -> None:
-        """Mask variant of :meth:`write_root_pose_to_sim_index` (full-sized ``root_pose``)."""
-        envs = self._mask_tensor(env_mask, self._all_envs)
-        self._write_root_pose(self._as_torch(root_pose, self.device)[envs], envs)
-        self._after_state_write(skip_forward)
-
-    def _write_root_pose(self, pose: torch.Tensor, envs: torch.Tensor) -> None:
-        bind = self._binding
-        if bind.is_fixed_base:
-            model = NewtonManager.get_model()
-            x_p = torch_view(model.joint_X_p)
-            x_c = wp.to_torch(model.joint_X_c)[bind.root_joint[envs]]
-            x_p[bind.root_joint[envs]] = _transform_mul(pose, x_c)
-            solver = NewtonManager.get_solver()
-            if solver is not None:
-                solver.notify_model_changed(newton.ModelFlags.JOINT_PROPERTIES)
-            return
-        q = torch_view(NewtonManager.get_state_0().joint_q)
-        cols = bind.root_coord[envs][:, None] + torch.arange(7, device=self.device)[None, :]
-        q[cols] = pose
-
-    def write_root_velocity_to_sim_index(self, *, root_velocity, env_ids: Ids = None, skip_forward=False) -> None:
-        """Write root center-of-mass velocities (linear [m/s], angular [rad/s], world frame).
-
-        A fixed base cannot move: the call then only checks the shape.
-        """
-        envs = self._env_tensor(env_ids, None)
-        self._write_root_velocity(self._as_torch(root_velocity, self.device), envs)
-        self._after_state_write(skip_forward)
-
-    def write_root_velocity_to_sim_mask(self, *, root_velocity, env_mask=None, skip_forward=False) -> None:
-        """Mask variant of :meth:`write_root_velocity_to_sim_index`."""
-        envs = self._mask_tensor(env_mask, self._all_envs)
-        self._write_root_velocity(self._as_torch(root_velocity, self.device)[envs], envs)
-        self._after_state_write(skip_forward)
-
-    def _write_root_velocity(self, vel: torch.Tensor, envs: torch.Tensor) -> None:
-        if vel.shape[-1] != 6 or vel.shape[0] != envs.shape[0]:
-            raise ValueError(f"root_velocity must have shape ({envs.shape[0]}, 6), got {tuple(vel.shape)}.")
-        if self._binding.is_fixed_base:
-            return
-        qd = torch_view(NewtonManager.get_state_0().joint_qd)
-        cols = self._binding.root_dof[envs][:, None] + torch.arange(6, device=self.device)[None, :]
-        qd[cols] = vel
-
-    write_root_link_pose_to_sim_index = write_root_pose_to_sim_index
-    write_root_link_pose_to_sim_mask = write_root_pose_to_sim_mask
-    write_root_com_velocity_to_sim_index = write_root_velocity_to_sim_index
-    write_root_com_velocity_to_sim_mask = write_root_velocity_to_sim_mask
-
-    def write_root_state_to_sim(self, root_state, env_ids: Ids = None) -> None:
-        """Write root pose (7) and center-of-mass velocity (6) from a (N, 13) state."""
-        state = self._as_torch(root_state, self.device)
-        self.write_root_pose_to_sim_index(root_pose=state[:, :7], env_ids=env_ids, skip_forward=True)
-        self.write_root_velocity_to_sim_index(root_velocity=state[:, 7:], env_ids=env_ids)
-
     # -- joint property writes -------------------------------------------------------------------------------
 
     def _write_property(
@@ -410,7 +285,7 @@ class Articulation(BaseArticulation):
         if envs is None:
             envs = self._env_tensor(env_ids, None)
             joints = self._index_tensor(joint_ids, self._all_joints)
-        value = self._select(self._as_torch(value, self.device), envs, joints, full)
+        value = self._select(self._as_torch(value), envs, joints, full)
         rows, cols = envs[:, None], joints[None, :]
         self._data._t(buf)[rows, cols] = value
         dofs = self._binding.dof_indices[rows, cols]
@@ -513,14 +388,14 @@ class Articulation(BaseArticulation):
     ) -> None:
         """Write joint position limits (lower, upper) [m or rad], shape (envs, joints, 2)."""
         envs, joints = self._env_tensor(env_ids, None), self._index_tensor(joint_ids, self._all_joints)
-        self._write_limits(self._as_torch(limits, self.device), envs, joints)
+        self._write_limits(self._as_torch(limits), envs, joints)
 
     def write_joint_position_limit_to_sim_mask(
         self, *, limits, joint_mask=None, env_mask=None, warn_limit_violation: bool = True
     ) -> None:
         """Mask variant of :meth:`write_joint_position_limit_to_sim_index`."""
         envs, joints = self._mask_tensor(env_mask, self._all_envs), self._mask_tensor(joint_mask, self._all_joints)
-        self._write_limits(self._as_torch(limits, self.device)[envs][:, joints], envs, joints)
+        self._write_limits(self._as_torch(limits)[envs][:, joints], envs, joints)
 
     def _write_limits(self, limits: torch.Tensor, envs: torch.Tensor, joints: torch.Tensor) -> None:
         rows, cols = envs[:, None], joints[None, :]
@@ -549,43 +424,6 @@ class Articulation(BaseArticulation):
             int(newton.JointTargetMode.EFFORT),
         ).to(torch.int32)
         torch_view(model.joint_target_mode)[self._binding.dof_indices] = modes
-
-    # -- external wrenches -----------------------------------------------------------------------------------
-
-    def _external_wrench(self, *, required: bool = True) -> wp.array | None:
-        try:
-            return NewtonManager.get_external_wrench()
-        except RuntimeError:
-            if required:
-                raise
-            return None
-
-    def set_external_wrench_index(
-        self, *, forces: torch.Tensor, torques: torch.Tensor | None = None, body_ids: Ids = None, env_ids: Ids = None
-    ) -> None:
-        """Apply persistent world-frame forces [N] and torques [N m] at the bodies' centers of mass.
-
-        Values stay until overwritten or the env is reset.
-
-        Args:
-            forces: Forces, shape (len(env_ids), len(body_ids), 3).
-            torques: Torques, same shape (default: zero).
-            body_ids: Bodies (default: all).
-            env_ids: Environments (default: all).
-        """
-        envs, bodies = self._env_tensor(env_ids, None), self._index_tensor(body_ids, self._all_bodies)
-        forces = self._as_torch(forces, self.device)
-        torques = torch.zeros_like(forces) if torques is None else self._as_torch(torques, self.device)
-        wrench = torch_view(self._external_wrench())
-        wrench[self._binding.body_indices[envs[:, None], bodies[None, :]]] = torch.cat((forces, torques), -1)
-
-
-def _transform_mul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """Compose poses ``a * b``, each (N, 7) as (pos [m], quat xyzw)."""
-    from isaaclab.utils.math import quat_apply, quat_mul
-
-    pos = a[:, :3] + quat_apply(a[:, 3:], b[:, :3])
-    return torch.cat((pos, quat_mul(a[:, 3:], b[:, 3:])), -1)
 
 
 mark_unsupported(Articulation, sorted(BaseArticulation.__abstractmethods__))
