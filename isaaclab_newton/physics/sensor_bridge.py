@@ -7,7 +7,8 @@ initialized, and updates the sensor after every :meth:`NewtonManager.step` from
 request persists, so the re-allocated container still holds its kinds.
 
 Create bridges after the :class:`~isaaclab.sim.SimulationContext` exists and before ``sim.reset()``
-(like Isaac Lab sensors), or from a ``PhysicsEvent.PHYSICS_READY`` callback.
+(like Isaac Lab sensors), or from a ``PhysicsEvent.PHYSICS_READY`` callback, and keep a reference to them:
+the manager holds their event callbacks through weak references.
 """
 
 from __future__ import annotations

@@ -106,3 +106,17 @@ def test_bridge_after_reset_is_refused(make_sim):
     sim.reset()
     with pytest.raises(RuntimeError, match="before sim.reset"):
         ImuBridge("imu")
+
+
+def test_bridge_every_substep_request_reaches_schedule(make_sim):
+    """ImuBridge(every_substep=True) puts BODY_QDD into the subset passed on the earlier substeps."""
+    sim = make_sim(MJWarpSolverCfg(), device=DEVICE, num_substeps=2)
+    _imu_scene()
+    imu = ImuBridge("imu", every_substep=True)
+    sim.reset()
+    schedule = NewtonManager._observable_schedule
+    assert schedule.early is not None and schedule.early.kinds == {"body_qdd"}
+    assert schedule.for_substep(0, 2) is schedule.early and schedule.for_substep(1, 2) is schedule.container
+    for _ in range(30):
+        sim.step(render=False)
+    assert imu.accelerometer.numpy()[0, 2] == pytest.approx(GRAVITY, rel=0.01)
