@@ -193,13 +193,18 @@ class NewtonManager(PhysicsManager):
         dt = cls.get_physics_dt()
         NewtonManager._solver_dt = dt / NewtonManager._num_substeps
         cls._initialize_contacts()
-        NewtonManager._observable_schedule = allocate_schedule(
-            NewtonManager._solver,
-            NewtonManager._observable_requests,
-            NewtonManager._contacts,
-            solver_name=cls.__name__,
-            pipeline=NewtonManager._collision_pipeline,
-        )
+        try:
+            NewtonManager._observable_schedule = allocate_schedule(
+                NewtonManager._solver,
+                NewtonManager._observable_requests,
+                NewtonManager._contacts,
+                solver_name=cls.__name__,
+                pipeline=NewtonManager._collision_pipeline,
+            )
+        except Exception:
+            # Do not leave a solver that would step without the requested observables.
+            cls._release_solver()
+            raise
         NewtonManager._graph = None
         NewtonManager._graph_decimation = 0
         NewtonManager._graph_deferred = False

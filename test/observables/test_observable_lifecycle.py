@@ -136,3 +136,14 @@ def test_native_mujoco_contacts_size_export_storage(make_sim):
     for _ in range(5):
         sim.step(render=False)
     assert int(contacts.rigid_contact_count.numpy()[0]) > 0
+
+
+def test_failed_allocation_leaves_no_solver_to_step(make_sim):
+    """After an unsupported request fails at sim.reset(), stepping raises instead of running without observables."""
+    sim = make_sim(XPBDSolverCfg(), device=DEVICE, observables=("body_qdd",))
+    _box_scene()
+    with pytest.raises(ValueError, match="body_qdd"):
+        sim.reset()
+    assert NewtonManager.get_solver() is None
+    with pytest.raises(RuntimeError, match="before the solver exists"):
+        NewtonManager.step()
