@@ -87,3 +87,24 @@ def test_root_pose_and_velocity_writes(cube_scene):
     _step(sim, scene, 240)
     expected = pose[:, :3] + torch.tensor([0.0, 1.0, 0.0])
     torch.testing.assert_close(cube.data.root_link_pos_w.torch, expected, atol=1e-3, rtol=0)
+
+
+def test_instantaneous_body_frame_force_applies_once(cube_scene):
+    """A 4 N body-frame +x force on a cube yawed 90 deg pushes along world +y for exactly one step."""
+    import math
+
+    sim, scene, cube = cube_scene
+    cube.reset()
+    half = math.sqrt(0.5)
+    pose = torch.tensor([[0.0, 0.0, 1.0, 0.0, 0.0, half, half]]).repeat(2, 1)
+    pose[:, :3] += scene.env_origins
+    cube.write_root_pose_to_sim_index(root_pose=pose)
+    assert cube.data.heading_w.torch.tolist() == pytest.approx([math.pi / 2] * 2, abs=1e-5)
+    assert cube.data.projected_gravity_b.torch[0].tolist() == pytest.approx([0.0, 0.0, -1.0], abs=1e-6)
+    force = torch.tensor([[[4.0, 0.0, 0.0]]]).repeat(2, 1, 1)
+    cube.instantaneous_wrench_composer.add_forces_and_torques_index(forces=force, is_global=False)
+    _step(sim, scene, 5)
+    dt = sim.get_physics_dt()
+    vel = cube.data.root_com_lin_vel_w.torch
+    assert vel[:, 1].tolist() == pytest.approx([4.0 / MASS * dt] * 2, rel=1e-3)
+    assert vel[:, 0].abs().max().item() < 1e-6
