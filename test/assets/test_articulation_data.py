@@ -60,6 +60,7 @@ def test_defaults_limits_and_actuator_gains(cartpoles):
     assert robot.data.soft_joint_pos_limits.torch[0, 0].tolist() == pytest.approx([-4.0, 4.0])
     assert robot.data.joint_damping.torch[0].tolist() == pytest.approx([10.0, 0.0])
     assert robot.data.joint_effort_limits.torch[0].tolist() == pytest.approx([400.0, 400.0])
+    torch.testing.assert_close(robot.data.soft_joint_vel_limits.torch, robot.data.joint_vel_limits.torch)
     assert robot.data.body_mass.torch[0, 1:].tolist() == pytest.approx([1.0, 1.0])
 
 

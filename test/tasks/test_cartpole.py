@@ -23,6 +23,7 @@ def test_cartpole_steps_300_without_nan(task):
     try:
         obs, _ = env.reset(seed=0)
         assert obs["policy"].shape == (16, 4)
+        assert (obs["policy"].std(dim=0) > 0.05).all(), "reset must randomize cart/pole positions and velocities"
         generator = torch.Generator().manual_seed(0)
         for _ in range(300):
             action = 2.0 * torch.rand((16, 1), generator=generator) - 1.0

@@ -199,6 +199,9 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         )
         self._data.bind_actuator_collection(self.actuators)
         self._sync_target_modes()
+        # One compute publishes the actuators' velocity limits (data.soft_joint_vel_limits) before the first
+        # step: env resets clamp sampled joint velocities to them.
+        self.actuators.compute(0.0)
 
     def _process_tendons(self) -> None:
         """No tendons on the Newton backend."""
