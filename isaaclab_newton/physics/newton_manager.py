@@ -573,6 +573,12 @@ class NewtonManager(PhysicsManager):
                 state_0.assign(state_1)
             else:
                 NewtonManager._state_0, NewtonManager._state_1 = state_1, state_0
+        model = NewtonManager._model
+        if model.joint_count and not cls._solver_writes_joint_coordinates():
+            # Maximal-coordinate solvers advance bodies only: re-derive joint coordinates so joint reads and
+            # forward() (which runs FK from them) see the stepped state instead of the initial one.
+            state = NewtonManager._state_0
+            newton.eval_ik(model, state, state.joint_q, state.joint_qd)
 
     @classmethod
     def _reset_solver_internals(cls) -> None:
@@ -591,6 +597,18 @@ class NewtonManager(PhysicsManager):
     @classmethod
     def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder) -> None:
         """Normalize imported or replicated builder data right before ``finalize()``."""
+
+    @classmethod
+    def _solver_writes_joint_coordinates(cls) -> bool:
+        """Whether the solver updates ``State.joint_q`` / ``joint_qd`` itself.
+
+        Maximal-coordinate solvers (XPBD, VBD, semi-implicit) only advance bodies; for them the base manager
+        re-derives joint coordinates with inverse kinematics after the substeps. Override when the default guess
+        from the solver type is wrong for a new solver.
+        """
+        from newton.solvers import SolverSemiImplicit, SolverVBD, SolverXPBD
+
+        return not isinstance(NewtonManager._solver, (SolverXPBD, SolverVBD, SolverSemiImplicit))
 
     @classmethod
     def _supports_cuda_graph_capture(cls) -> bool:

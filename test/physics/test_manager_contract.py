@@ -11,7 +11,7 @@ import warp as wp
 from isaaclab.utils import configclass
 from newton.solvers import SolverXPBD
 
-from isaaclab_newton.physics import NewtonManager, NewtonSolverCfg, XPBDSolverCfg
+from isaaclab_newton.physics import NewtonManager, NewtonSolverCfg, SemiImplicitSolverCfg, VBDSolverCfg, XPBDSolverCfg
 
 from . import scenes
 
@@ -206,3 +206,21 @@ def test_graph_safe_actuator_pass_runs_the_whole_decimation(make_sim):
     # Free fall over 4 steps of semi-implicit Euler: the box dropped g*dt^2*(1+2+3+4).
     drop = 1.0 - float(NewtonManager.get_state_0().body_q.numpy()[body, 2])
     assert drop == pytest.approx(9.81 * dt**2 * 10, rel=1e-3)
+
+
+@pytest.mark.parametrize(
+    "solver_cfg", [XPBDSolverCfg(), SemiImplicitSolverCfg(), VBDSolverCfg()], ids=["xpbd", "semi_implicit", "vbd"]
+)
+def test_forward_keeps_stepped_pose_of_maximal_coordinate_solvers(make_sim, solver_cfg):
+    """After stepping a solver that only advances bodies, joint_q follows the bodies and forward() keeps the pose."""
+    sim = make_sim(solver_cfg)
+    body = scenes.add_dropped_box(NewtonManager.create_builder())
+    sim.reset()
+    for _ in range(30):
+        sim.step(render=False)
+    state = NewtonManager.get_state_0()
+    body_q = state.body_q.numpy().copy()
+    assert body_q[body, 2] < 0.25
+    np.testing.assert_allclose(state.joint_q.numpy()[:3], body_q[body, :3], atol=1.0e-6)
+    sim.physics_manager.forward()
+    np.testing.assert_allclose(NewtonManager.get_state_0().body_q.numpy(), body_q, atol=1.0e-5)
