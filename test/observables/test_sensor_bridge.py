@@ -16,6 +16,9 @@ from isaaclab_newton.physics.sensor_bridge import ContactSensorBridge, ImuBridge
 YAW = math.pi / 3.0
 """Yaw [rad] of the resting box, so the IMU frame differs from the world frame about z."""
 
+TILT = wp.quat_from_axis_angle(wp.normalize(wp.vec3(1.0, 1.0, 0.0)), 1.0)
+"""Orientation of a second IMU site in the box frame (1 rad about a horizontal axis)."""
+
 
 def _imu_scene() -> None:
     """An 8 kg box resting on the ground, yawed by :data:`YAW`, with an IMU site at its center."""
@@ -25,6 +28,7 @@ def _imu_scene() -> None:
     body = builder.add_body(xform=wp.transform((0.0, 0.0, BOX_HALF), yaw), label="box")
     builder.add_shape_box(body, hx=BOX_HALF, hy=BOX_HALF, hz=BOX_HALF)
     builder.add_site(body, label="imu")
+    builder.add_site(body, xform=wp.transform((0.05, 0.0, 0.0), TILT), label="imu_tilted")
 
 
 def _standing_robot() -> float:
@@ -55,16 +59,21 @@ def _standing_robot() -> float:
 
 
 def test_imu_of_resting_body_reads_gravity_up(make_sim):
-    """The IMU of a resting box reads (0, 0, +g) in its own frame and no rotation."""
+    """IMUs on a resting box read +g upward in their own frames (site-aligned: (0, 0, g)) and no rotation."""
     sim = make_sim(MJWarpSolverCfg(), device=DEVICE)
     _imu_scene()
-    imu = ImuBridge("imu")
+    imu = ImuBridge(["imu", "imu_tilted"])
     sim.reset()
     assert "body_qdd" in NewtonManager.get_observables().kinds
     for _ in range(60):
         sim.step(render=False)
-    np.testing.assert_allclose(imu.accelerometer.numpy()[0], [0.0, 0.0, GRAVITY], atol=0.01 * GRAVITY)
-    np.testing.assert_allclose(imu.gyroscope.numpy()[0], 0.0, atol=1e-3)
+    readings = imu.accelerometer.numpy()
+    np.testing.assert_allclose(readings[0], [0.0, 0.0, GRAVITY], atol=0.01 * GRAVITY)
+    body_quat = wp.quat(*NewtonManager.get_state_0().body_q.numpy()[0, 3:])
+    up_in_tilted = wp.quat_rotate_inv(body_quat * TILT, wp.vec3(0.0, 0.0, GRAVITY))
+    np.testing.assert_allclose(readings[1], np.array(up_in_tilted), atol=0.01 * GRAVITY)
+    assert abs(readings[1][2]) < 0.7 * GRAVITY, "the tilted site must not read g along its own z"
+    np.testing.assert_allclose(imu.gyroscope.numpy(), 0.0, atol=1e-3)
 
 
 def test_hard_reset_rebuilds_bridge_sensor(make_sim):
