@@ -51,7 +51,7 @@ _BODY_FIELDS: dict[str, tuple[bool, type, str]] = {
     "root_com_ang_vel_b": (False, wp.vec3f, "Root angular velocity, root frame [rad/s]."),
     "root_com_state_w": (False, None, "Root center-of-mass pose (7) and twist (6), shape (N, 13)."),
     "root_state_w": (False, None, "Root body frame pose (7) and center-of-mass twist (6), shape (N, 13)."),
-    "projected_gravity_b": (False, wp.vec3f, "Unit gravity direction (0, 0, -1) expressed in the root frame."),
+    "projected_gravity_b": (False, wp.vec3f, "Unit gravity direction (:attr:`GRAVITY_VEC_W`) in the root frame."),
     "heading_w": (False, wp.float32, "Yaw of the root's x axis in the world frame [rad]."),
 }
 
@@ -91,6 +91,14 @@ class NewtonBodyDataMixin:
         for name, dtype in (("default_root_pose", wp.transformf), ("default_root_vel", wp.spatial_vectorf)):
             self._bufs[name] = ProxyArray(wp.zeros((self._n,), dtype=dtype, device=device))
         self._bufs["default_root_state"] = ProxyArray(wp.zeros((self._n, 13), dtype=wp.float32, device=device))
+        gravity = torch.tensor(NewtonManager._gravity, dtype=torch.float32)
+        norm = torch.linalg.norm(gravity)
+        direction = gravity / norm if norm > 0 else torch.tensor(_GRAVITY_DIR)
+        self._bufs["GRAVITY_VEC_W"] = ProxyArray(
+            wp.array(direction.repeat(self._n, 1).numpy(), dtype=wp.vec3f, device=device)
+        )
+        forward = torch.tensor([[1.0, 0.0, 0.0]]).repeat(self._n, 1)
+        self._bufs["FORWARD_VEC_B"] = ProxyArray(wp.array(forward.numpy(), dtype=wp.vec3f, device=device))
         self._bufs["body_mass"] = ProxyArray(wp.zeros((self._n, self._nb), dtype=wp.float32, device=device))
         self._bufs["body_inertia"] = ProxyArray(wp.zeros((self._n, self._nb, 9), dtype=wp.float32, device=device))
         self._bufs["body_com_pose_b"] = ProxyArray(wp.zeros((self._n, self._nb), dtype=wp.transformf, device=device))
@@ -163,8 +171,7 @@ class NewtonBodyDataMixin:
         for prefix in ("root_link", "root_com"):
             t(f"{prefix}_lin_vel_b").copy_(quat_apply_inverse(root_quat, t(f"{prefix}_lin_vel_w")))
             t(f"{prefix}_ang_vel_b").copy_(quat_apply_inverse(root_quat, t(f"{prefix}_ang_vel_w")))
-        gravity = torch.tensor(_GRAVITY_DIR, device=root_quat.device).expand(root_quat.shape[0], 3)
-        t("projected_gravity_b").copy_(quat_apply_inverse(root_quat, gravity))
+        t("projected_gravity_b").copy_(quat_apply_inverse(root_quat, t("GRAVITY_VEC_W")))
         rot = matrix_from_quat(quat)
         t("body_inertia").copy_((rot @ self._inertia_b @ rot.transpose(-1, -2)).reshape(self._n, self._nb, 9))
         yaw = yaw_quat(root_quat)
@@ -193,6 +200,16 @@ class NewtonBodyDataMixin:
     def _reset_velocity(self, from_com: bool = True) -> None:
         """Mark velocity buffers stale."""
         self._dirty = True
+
+    @property
+    def GRAVITY_VEC_W(self) -> ProxyArray:  # noqa: N802 - core's name
+        """Unit direction of the simulation's gravity in the world frame, per env, shape (N, 3)."""
+        return self._bufs["GRAVITY_VEC_W"]
+
+    @property
+    def FORWARD_VEC_B(self) -> ProxyArray:  # noqa: N802 - core's name
+        """Forward axis (+x) of the root body frame, per env, shape (N, 3)."""
+        return self._bufs["FORWARD_VEC_B"]
 
     @property
     def default_root_pose(self) -> ProxyArray:

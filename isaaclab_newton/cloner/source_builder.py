@@ -53,6 +53,7 @@ def import_file_asset(builder: newton.ModelBuilder, spawn: NewtonFileCfg, xform:
     elif spawn.file_format == "mjcf":
         builder.add_mjcf(spawn.asset_path, **kwargs)
     elif spawn.file_format == "usd":
+        kwargs.setdefault("override_root_xform", spawn.override_root_xform)
         builder.add_usd(spawn.asset_path, root_path=spawn.root_path, **kwargs)
     else:
         raise ValueError(f"Unknown file_format {spawn.file_format!r} in {type(spawn).__name__}.")
@@ -86,8 +87,12 @@ def world_to_env_transform(stage: Any, env_root: str | None) -> wp.transform:
     return wp.transform_inverse(pose)
 
 
-_LABELED = (("body", "body_label"), ("joint", "joint_label"), ("shape", "shape_label"),
-            ("articulation", "articulation_label"))
+_LABELED = (
+    ("body", "body_label"),
+    ("joint", "joint_label"),
+    ("shape", "shape_label"),
+    ("articulation", "articulation_label"),
+)
 
 
 def relabel(builder: newton.ModelBuilder, before: dict[str, int], prefix: str, *, strip: str = "") -> None:

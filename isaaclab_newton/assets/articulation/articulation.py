@@ -191,6 +191,22 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
             self._data._t(name)[:, ids] = torch.tensor(vals, dtype=torch.float32, device=self.device)
         self._data.soft_joint_pos_limit_factor = float(self.cfg.soft_joint_pos_limit_factor)
         self._data.update_soft_joint_pos_limits()
+        self._write_defaults_to_model()
+
+    def _write_defaults_to_model(self) -> None:
+        """Make the configured initial joint state the model's (and current state's) joint state.
+
+        Solvers restore ``Model.joint_q/joint_qd`` on per-world resets, so the model must hold the defaults.
+        """
+        model, state = NewtonManager.get_model(), NewtonManager.get_state_0()
+        bind = self._binding
+        pos, vel = self._data.default_joint_pos.torch, self._data.default_joint_vel.torch
+        for q_array in (model.joint_q, state.joint_q):
+            torch_view(q_array)[bind.coord_indices] = pos
+        for qd_array in (model.joint_qd, state.joint_qd):
+            torch_view(qd_array)[bind.dof_indices] = vel
+        NewtonManager.forward()
+        self._data.mark_dirty()
 
     def _process_actuators_cfg(self) -> None:
         control = NewtonArticulationActuatorControl(self)
@@ -272,6 +288,17 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
             NewtonManager.get_state_0().joint_qd, self._binding.dof_indices, velocity, envs, joints, full=True
         )
         self._after_state_write(skip_forward)
+
+    def write_joint_state_to_sim_index(
+        self, *, position, velocity, joint_ids: Ids = None, env_ids: Ids = None, skip_forward: bool = False
+    ) -> None:
+        """Write joint positions [m or rad] and velocities [m/s or rad/s] of the selected envs/joints."""
+        self.write_joint_position_to_sim_index(
+            position=position, joint_ids=joint_ids, env_ids=env_ids, skip_forward=True
+        )
+        self.write_joint_velocity_to_sim_index(
+            velocity=velocity, joint_ids=joint_ids, env_ids=env_ids, skip_forward=skip_forward
+        )
 
     def write_joint_state_to_sim(self, position, velocity, joint_ids=None, env_ids=None) -> None:
         """Write joint positions and velocities (deprecated core signature)."""

@@ -70,6 +70,10 @@ class NewtonUsdFileCfg(NewtonFileCfg):
     root_path: str = "/"
     """Prim path inside the file whose subtree is imported (e.g. ``"/cartpole"``)."""
 
+    override_root_xform: bool = True
+    """Place the articulation root at the asset's initial pose, ignoring the root prim's own transform in the
+    file (as referencing a USD file in Isaac Lab does). ``False`` composes the file's root transform."""
+
 
 @configclass
 class GroundPlaneCfg(SpawnerCfg):
