@@ -46,6 +46,7 @@ def import_file_asset(builder: newton.ModelBuilder, spawn: NewtonFileCfg, xform:
         floating=spawn.floating,
         enable_self_collisions=_self_collisions(spawn),
         collapse_fixed_joints=spawn.collapse_fixed_joints,
+        override_root_xform=spawn.override_root_xform,
     )
     kwargs.update(spawn.importer_kwargs)
     if spawn.file_format == "urdf":
@@ -53,7 +54,6 @@ def import_file_asset(builder: newton.ModelBuilder, spawn: NewtonFileCfg, xform:
     elif spawn.file_format == "mjcf":
         builder.add_mjcf(spawn.asset_path, **kwargs)
     elif spawn.file_format == "usd":
-        kwargs.setdefault("override_root_xform", spawn.override_root_xform)
         builder.add_usd(spawn.asset_path, root_path=spawn.root_path, **kwargs)
     else:
         raise ValueError(f"Unknown file_format {spawn.file_format!r} in {type(spawn).__name__}.")

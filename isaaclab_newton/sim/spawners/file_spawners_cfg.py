@@ -40,6 +40,10 @@ class NewtonFileCfg(SpawnerCfg):
     :attr:`enable_self_collisions`); fragments of other backends are ignored.
     """
 
+    override_root_xform: bool = True
+    """Place the root body at the asset's initial pose (``init_state``), ignoring the root's own pose in the
+    file, as referencing a file in Isaac Lab does. ``False`` composes the file's root pose with it."""
+
     importer_kwargs: dict = {}
     """Extra keyword arguments passed to the Newton importer (e.g. ``{"parse_visuals": False}``)."""
 
@@ -70,9 +74,6 @@ class NewtonUsdFileCfg(NewtonFileCfg):
     root_path: str = "/"
     """Prim path inside the file whose subtree is imported (e.g. ``"/cartpole"``)."""
 
-    override_root_xform: bool = True
-    """Place the articulation root at the asset's initial pose, ignoring the root prim's own transform in the
-    file (as referencing a USD file in Isaac Lab does). ``False`` composes the file's root transform."""
 
 
 @configclass
