@@ -27,7 +27,7 @@ GRAPH_CASES = {
 }
 
 
-def _drop(make_sim, solver_cfg, *, use_cpu_graph: bool, steps: int = 60) -> tuple[np.ndarray, np.ndarray, bool]:
+def _drop(make_sim, solver_cfg, *, use_cpu_graph: bool, steps: int = 40) -> tuple[np.ndarray, np.ndarray, bool]:
     sim = make_sim(solver_cfg.copy(), num_substeps=2, use_cpu_graph=use_cpu_graph)
     scenes.add_dropped_box(NewtonManager.create_builder(), height=0.15)
     sim.reset()
@@ -39,7 +39,7 @@ def _drop(make_sim, solver_cfg, *, use_cpu_graph: bool, steps: int = 60) -> tupl
 
 @pytest.mark.parametrize("case", list(GRAPH_CASES))
 def test_cpu_graph_replay_matches_eager(make_sim, case):
-    """A 60-step box drop (2 substeps, ground contact) replayed from a CPU graph equals the eager run exactly."""
+    """A 40-step box drop (2 substeps, ground contact) replayed from a CPU graph equals the eager run exactly."""
     eager_q, eager_qd, eager_graph = _drop(make_sim, GRAPH_CASES[case], use_cpu_graph=False)
     graph_q, graph_qd, graph_used = _drop(make_sim, GRAPH_CASES[case], use_cpu_graph=True)
     assert not eager_graph and graph_used
