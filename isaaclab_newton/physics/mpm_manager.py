@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import newton
 import numpy as np
 from newton.solvers import SolverImplicitMPM
 
 from .mpm_manager_cfg import MPMSolverCfg
 from .newton_manager import NewtonManager
+
+if TYPE_CHECKING:
+    from newton.solvers import SolverBase
 
 _CONFIG_FIELDS = (
     "voxel_size",
@@ -74,8 +79,9 @@ class NewtonMPMManager(NewtonManager):
         contacts: newton.Contacts | None,
         substep_dt: float,
         *,
-        observables=None,
+        observables: SolverBase.Observables | None = None,
     ) -> None:
+        """Advance one substep in place, then project particles that entered colliders back to their surface."""
         solver = NewtonManager._solver
         solver.step(state_0, state_1, control, None, substep_dt, observables=observables)
         if NewtonManager._solver_cfg.project_outside:
