@@ -84,13 +84,3 @@ class NewtonKaminoManager(NewtonManager):
     @classmethod
     def _register_builder_attributes(cls, builder: newton.ModelBuilder) -> None:
         SolverKamino.register_custom_attributes(builder)
-
-    @classmethod
-    def _reset_solver_internals(cls) -> None:
-        """Clear Kamino's internals of reset worlds, keeping the poses and velocities the assets wrote."""
-        if not NewtonManager._reset_pending or NewtonManager._solver is None:
-            return
-        NewtonManager._reset_pending = False
-        mask = NewtonManager._reset_world_mask
-        NewtonManager._solver.reset(NewtonManager._state_0, world_mask=mask, config=SolverKamino.ResetConfig.preserve())
-        mask.zero_()

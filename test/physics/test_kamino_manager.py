@@ -1,4 +1,4 @@
-"""Kamino-specific manager behaviour: world resets clear solver internals but keep the asset-written state."""
+"""Kamino-specific manager behaviour: the task-facing cfg name, world resets, and Kamino's own contact detector."""
 
 from __future__ import annotations
 
@@ -16,18 +16,19 @@ def test_padmm_alias_is_the_kamino_cfg():
     assert cfg.class_type.__name__ == "NewtonKaminoManager"
 
 
-def test_world_reset_keeps_current_poses(make_sim):
-    """request_world_reset() resets Kamino's internals without moving bodies back to their initial poses."""
+def test_world_reset_restores_initial_pose(make_sim):
+    """request_world_reset() + forward() puts the world back to the model's initial pose, like the other solvers."""
     sim = make_sim(KaminoSolverCfg())
     body = scenes.add_dropped_box(NewtonManager.create_builder())
     sim.reset()
+    initial = NewtonManager.get_state_0().body_q.numpy().copy()
     for _ in range(30):
         sim.step(render=False)
-    body_q = NewtonManager.get_state_0().body_q.numpy().copy()
-    assert body_q[body, 2] < 0.25
-    NewtonManager.request_world_reset()
+    assert NewtonManager.get_state_0().body_q.numpy()[body, 2] < 0.25
+    NewtonManager.request_world_reset([0])
     sim.physics_manager.forward()
-    np.testing.assert_allclose(NewtonManager.get_state_0().body_q.numpy(), body_q, atol=1.0e-6)
+    np.testing.assert_allclose(NewtonManager.get_state_0().body_q.numpy(), initial, atol=1.0e-6)
+    assert float(np.abs(NewtonManager.get_state_0().body_qd.numpy()).max()) == 0.0
 
 
 def test_own_collision_detector_rests_box_without_manager_pipeline(make_sim):
