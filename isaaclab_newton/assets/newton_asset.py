@@ -83,7 +83,7 @@ class NewtonAssetMixin:
 
     def _resolve_env_ids(self, env_ids: Ids) -> wp.array:
         ids = self._env_tensor(env_ids, None)
-        return wp.array(ids.to(torch.int32).cpu().numpy(), dtype=wp.int32, device=self.device)
+        return wp.from_torch(ids.to(torch.int32).contiguous(), dtype=wp.int32)
 
     def _as_torch(self, value: torch.Tensor | wp.array | ProxyArray | float) -> torch.Tensor | float:
         if isinstance(value, ProxyArray):
@@ -108,9 +108,8 @@ class NewtonAssetMixin:
         wrench = self._external_wrench()
         if wrench is not None:
             torch_view(wrench)[self._binding.body_indices[envs]] = 0.0
-        worlds = self._binding.world_ids[envs].to(torch.int32).cpu().numpy()
-        device = str(NewtonManager.get_model().device)
-        NewtonManager.request_world_reset(wp.array(worlds, dtype=wp.int32, device=device))
+        worlds = self._binding.world_ids[envs].to(device=str(NewtonManager.get_model().device), dtype=torch.int32)
+        NewtonManager.request_world_reset(wp.from_torch(worlds.contiguous(), dtype=wp.int32))
         # Apply the world reset now: solvers restore the worlds' joint state to the model defaults when they
         # reset, so it must happen before the env's reset events write their randomized states.
         NewtonManager.forward()

@@ -239,7 +239,7 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
 
     def _resolve_joint_ids(self, joint_ids: Ids) -> wp.array:
         ids = self._index_tensor(joint_ids, self._all_joints)
-        return wp.array(ids.to(torch.int32).cpu().numpy(), dtype=wp.int32, device=self.device)
+        return wp.from_torch(ids.to(torch.int32).contiguous(), dtype=wp.int32)
 
     @staticmethod
     def _select(value: torch.Tensor | float, envs: torch.Tensor, cols: torch.Tensor | None, full: bool):
@@ -442,7 +442,8 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     def _sync_target_modes(self) -> None:
         """Set ``Model.joint_target_mode``: position+velocity drives where gains are set, effort elsewhere.
 
-        The MuJoCo solver creates its actuators from these modes when it is built (after PHYSICS_READY).
+        The MuJoCo solver creates its actuators from these modes when it is built (after PHYSICS_READY); a joint
+        that gains its first non-zero gain after ``sim.reset()`` gets a drive only after the next hard reset.
         """
         model = NewtonManager.get_model()
         if model.joint_target_mode is None:
