@@ -77,7 +77,8 @@ class NewtonReplicateContext:
                     continue
                 cfg = plan.asset_cfgs[asset]
                 before = builder_counts(proto)
-                if add_asset_prototype(proto, cfg, source_paths[asset], stage, env_root=env_root):
+                source = source_paths[asset]
+                if add_asset_prototype(proto, cfg, source, stage, env_root=_env_root_of(source, plan, env_root)):
                     ranges.append((cfg, before, builder_counts(proto)))
             prototypes[int(proto_id)] = (proto, ranges)
 
@@ -102,7 +103,8 @@ class NewtonReplicateContext:
             worlds = np.flatnonzero(layout_ids == proto_id)
             for cfg, before, after in ranges:
                 shifted = [{k: world_offsets[w][k] + before[k] for k in before} for w in worlds]
-                scene.assets[cfg.prim_path] = _layout(cfg.prim_path, worlds, shifted, after, local_before=before)
+                layout = _layout(cfg.prim_path, worlds, shifted, after, local_before=before)
+                scene.assets[cfg.prim_path] = _merge(scene.assets.get(cfg.prim_path), layout)
 
         manager.set_builder(builder)
         set_scene_layout(scene)
@@ -122,3 +124,30 @@ def _layout(
     counts = {k: after[k] - first[k] for k in after}
     starts = {k: np.array([s[k] for s in world_starts], dtype=np.int64) for k in after}
     return AssetLayout(prim_path=prim_path, world_ids=np.asarray(worlds, dtype=np.int64), starts=starts, counts=counts)
+
+
+def _merge(existing: AssetLayout | None, new: AssetLayout) -> AssetLayout:
+    """Combine the layouts of one declared asset's spawn variants (world prototypes) into one, by world id.
+
+    Raises:
+        ValueError: If the variants differ in entity counts (one asset needs the same layout in every world).
+    """
+    if existing is None:
+        return new
+    if existing.counts != new.counts:
+        raise ValueError(
+            f"The spawn variants of {new.prim_path!r} differ in their entity counts ({existing.counts} vs"
+            f" {new.counts}); every variant of one asset needs the same numbers of bodies, joints and shapes."
+        )
+    worlds = np.concatenate((existing.world_ids, new.world_ids))
+    order = np.argsort(worlds, kind="stable")
+    starts = {k: np.concatenate((existing.starts[k], new.starts[k]))[order] for k in existing.starts}
+    return AssetLayout(prim_path=new.prim_path, world_ids=worlds[order], starts=starts, counts=dict(new.counts))
+
+
+def _env_root_of(source_path: str, plan: ClonePlan, default: str) -> str:
+    """The env root prim a prototype was authored under (variants may live under another env than env 0)."""
+    matched = cloner_path.match(source_path, plan.env_template)
+    if matched is None or not matched.instance.isdigit():
+        return default
+    return plan.env_template.format(int(matched.instance))
