@@ -36,19 +36,23 @@ def test_cartpole_steps_300_without_nan(task):
         SimulationContext.clear_instance()
 
 
-def test_cartpole_direct_runs_on_xpbd():
-    """CartpoleEnvCfg(solver="xpbd") selects the XPBD manager and 50 steps stay finite."""
+@pytest.mark.parametrize(
+    ("solver", "manager"), [("xpbd", "NewtonXPBDManager"), ("featherstone", "NewtonFeatherstoneManager")]
+)
+def test_cartpole_direct_runs_on_selected_solver(solver, manager):
+    """Setting ``cfg.solver`` after construction selects that solver's manager; 50 steps stay finite."""
     from isaaclab.sim import SimulationContext
 
     from isaaclab_contrib.tasks.cartpole.cartpole_direct_env_cfg import CartpoleEnvCfg, make_cartpole_direct_env
 
     SimulationContext.clear_instance()
-    cfg = CartpoleEnvCfg(solver="xpbd")
+    cfg = CartpoleEnvCfg()
+    cfg.solver = solver
     cfg.scene.num_envs = 4
     cfg.sim.device = "cpu"
     env = make_cartpole_direct_env(cfg)
     try:
-        assert SimulationContext.instance().physics_manager.__name__ == "NewtonXPBDManager"
+        assert SimulationContext.instance().physics_manager.__name__ == manager
         env.reset()
         for _ in range(50):
             obs, *_ = env.step(torch.zeros(4, 1))
@@ -56,3 +60,11 @@ def test_cartpole_direct_runs_on_xpbd():
     finally:
         env.close()
         SimulationContext.clear_instance()
+
+
+def test_unknown_solver_is_rejected():
+    """An unknown solver name fails with the valid choices in the message."""
+    from isaaclab_contrib.tasks.cartpole.cartpole_direct_env_cfg import CartpoleEnvCfg
+
+    with pytest.raises(ValueError, match="featherstone"):
+        CartpoleEnvCfg(solver="bullet")

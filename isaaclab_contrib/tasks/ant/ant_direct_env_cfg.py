@@ -17,21 +17,23 @@ from isaaclab.sensors import JointWrenchSensorCfg
 from isaaclab.sim import SimulationCfg
 from isaaclab.utils import configclass, replace
 
-from isaaclab_newton.physics import MJWarpSolverCfg, NewtonCfg, XPBDSolverCfg
+from isaaclab_newton.physics import FeatherstoneSolverCfg, MJWarpSolverCfg, NewtonCfg, XPBDSolverCfg
 from isaaclab_newton.sim import GroundPlaneCfg
 
+from ..solver_choice import apply_solver, check_solver_name
 from .robot_cfg import ANT_CFG
 
 
 def ant_physics(solver: str = "mjwarp") -> NewtonCfg:
-    """Newton configuration of the ant tasks: ``"mjwarp"`` (default) or ``"xpbd"``."""
-    if solver == "mjwarp":
-        return NewtonCfg(
-            solver_cfg=MJWarpSolverCfg(njmax=45, nconmax=25, cone="pyramidal", integrator="implicitfast", impratio=1)
-        )
+    """Newton configuration of the ant tasks: ``"mjwarp"`` (default), ``"xpbd"`` or ``"featherstone"``."""
+    check_solver_name(solver)
     if solver == "xpbd":
         return NewtonCfg(solver_cfg=XPBDSolverCfg(iterations=8), num_substeps=4)
-    raise ValueError(f"Unknown ant solver {solver!r}; use 'mjwarp' or 'xpbd'.")
+    if solver == "featherstone":
+        return NewtonCfg(solver_cfg=FeatherstoneSolverCfg(), num_substeps=4)
+    return NewtonCfg(
+        solver_cfg=MJWarpSolverCfg(njmax=45, nconmax=25, cone="pyramidal", integrator="implicitfast", impratio=1)
+    )
 
 
 @configclass
@@ -55,9 +57,9 @@ class AntEnvCfg(DirectRLEnvCfg):
     observation_space = 60
     state_space = 0
 
-    sim: SimulationCfg = SimulationCfg(dt=1 / 120, render_interval=2, physics=NewtonCfg())
+    sim: SimulationCfg = SimulationCfg(dt=1 / 120, render_interval=2, physics=ant_physics())
     solver: str = "mjwarp"
-    """Newton solver: ``"mjwarp"`` (MuJoCo Warp, default) or ``"xpbd"``."""
+    """Newton solver: ``"mjwarp"`` (MuJoCo Warp, default), ``"xpbd"`` or ``"featherstone"``."""
 
     scene: AntDirectSceneCfg = AntDirectSceneCfg(num_envs=4096, env_spacing=5.0, replicate_physics=True)
 
@@ -82,14 +84,14 @@ class AntEnvCfg(DirectRLEnvCfg):
     contact_force_scale: float = 0.1
 
     def __post_init__(self):
-        self.sim.physics = ant_physics(self.solver)
+        apply_solver(self, ant_physics)
 
 
 def make_ant_direct_env(cfg: AntEnvCfg, render_mode: str | None = None, **kwargs):
     """Build Isaac Lab's locomotion environment (from ``isaaclab_tasks``) as the ant; solver from ``cfg.solver``."""
     from .._reuse import load_isaaclab_tasks_module
 
-    cfg.sim.physics = ant_physics(cfg.solver)
+    apply_solver(cfg, ant_physics)
     module = load_isaaclab_tasks_module(
         "core/locomotion/locomotion_direct_env.py", "_isaaclab_tasks_locomotion_direct_env"
     )

@@ -11,7 +11,7 @@ gym.register(
 
 gym.register(
     id="Isaac-Cartpole-v0",
-    entry_point="isaaclab.envs:ManagerBasedRLEnv",
+    entry_point=f"{__name__}.cartpole_manager_env_cfg:make_cartpole_manager_env",
     disable_env_checker=True,
     kwargs={"env_cfg_entry_point": f"{__name__}.cartpole_manager_env_cfg:CartpoleEnvCfg"},
 )

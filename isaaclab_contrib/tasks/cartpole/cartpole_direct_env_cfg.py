@@ -11,9 +11,9 @@ from isaaclab.scene import InteractiveSceneCfg
 from isaaclab.sim import SimulationCfg
 from isaaclab.utils import configclass, replace
 
-from isaaclab_newton.physics import NewtonCfg
 from isaaclab_newton.sim import GroundPlaneCfg
 
+from ..solver_choice import apply_solver
 from .physics_cfg import cartpole_physics
 from .robot_cfg import CARTPOLE_CFG
 
@@ -38,9 +38,9 @@ class CartpoleEnvCfg(DirectRLEnvCfg):
     observation_space = 4
     state_space = 0
 
-    sim: SimulationCfg = SimulationCfg(dt=1 / 120, render_interval=2, physics=NewtonCfg())
+    sim: SimulationCfg = SimulationCfg(dt=1 / 120, render_interval=2, physics=cartpole_physics())
     solver: str = "mjwarp"
-    """Newton solver: ``"mjwarp"`` (MuJoCo Warp, default) or ``"xpbd"``."""
+    """Newton solver: ``"mjwarp"`` (MuJoCo Warp, default), ``"xpbd"`` or ``"featherstone"``."""
 
     cart_dof_name = "slider_to_cart"
     pole_dof_name = "cart_to_pole"
@@ -59,13 +59,13 @@ class CartpoleEnvCfg(DirectRLEnvCfg):
     rew_scale_pole_vel = -0.005
 
     def __post_init__(self):
-        self.sim.physics = cartpole_physics(self.solver)
+        apply_solver(self, cartpole_physics)
 
 
 def make_cartpole_direct_env(cfg: CartpoleEnvCfg, render_mode: str | None = None, **kwargs):
     """Build Isaac Lab's ``CartpoleEnv`` (from ``isaaclab_tasks``) with ``cfg``; the solver follows ``cfg.solver``."""
     from .._reuse import load_isaaclab_tasks_module
 
-    cfg.sim.physics = cartpole_physics(cfg.solver)
+    apply_solver(cfg, cartpole_physics)
     module = load_isaaclab_tasks_module("core/cartpole/cartpole_direct_env.py", "_isaaclab_tasks_cartpole_direct_env")
     return module.CartpoleEnv(cfg, render_mode, **kwargs)

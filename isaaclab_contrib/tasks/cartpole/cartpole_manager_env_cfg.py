@@ -22,6 +22,7 @@ from isaaclab.utils import configclass, replace
 
 from isaaclab_newton.sim import GroundPlaneCfg
 
+from ..solver_choice import apply_solver
 from .physics_cfg import cartpole_physics
 from .robot_cfg import CARTPOLE_CFG
 
@@ -118,7 +119,7 @@ class TerminationsCfg:
 
 @configclass
 class CartpoleEnvCfg(ManagerBasedRLEnvCfg):
-    """Manager-based cartpole; ``solver`` picks ``"mjwarp"`` (default) or ``"xpbd"``."""
+    """Manager-based cartpole; ``solver`` picks ``"mjwarp"`` (default), ``"xpbd"`` or ``"featherstone"``."""
 
     scene: CartpoleSceneCfg = CartpoleSceneCfg(num_envs=4096, env_spacing=4.0)
     observations: ObservationsCfg = ObservationsCfg()
@@ -133,4 +134,12 @@ class CartpoleEnvCfg(ManagerBasedRLEnvCfg):
         self.episode_length_s = 5
         self.sim.dt = 1 / 120
         self.sim.render_interval = self.decimation
-        self.sim.physics = cartpole_physics(self.solver)
+        apply_solver(self, cartpole_physics)
+
+
+def make_cartpole_manager_env(cfg: CartpoleEnvCfg, render_mode: str | None = None, **kwargs):
+    """Build core's ``ManagerBasedRLEnv`` with ``cfg``; the solver follows ``cfg.solver``."""
+    from isaaclab.envs import ManagerBasedRLEnv
+
+    apply_solver(cfg, cartpole_physics)
+    return ManagerBasedRLEnv(cfg, render_mode, **kwargs)
