@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 import gymnasium as gym
+import torch
 
 
 def make_parser(description: str) -> argparse.ArgumentParser:
@@ -12,7 +13,8 @@ def make_parser(description: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--task", type=str, required=True, help="Task name, e.g. Isaac-Cartpole-Direct-v0.")
     parser.add_argument("--num_envs", type=int, default=None, help="Number of environments (default: the task's).")
-    parser.add_argument("--device", type=str, default="cuda:0", help="Simulation device, e.g. cpu or cuda:0.")
+    default_device = "cuda:0" if torch.cuda.is_available() else "cpu"
+    parser.add_argument("--device", type=str, default=default_device, help="Simulation device, e.g. cpu or cuda:0.")
     parser.add_argument("--headless", action="store_true", help="Run without a viewer (always true here).")
     parser.add_argument("--seed", type=int, default=None, help="Environment seed.")
     parser.add_argument("--steps", type=int, default=500, help="Environment steps to run.")
