@@ -108,3 +108,34 @@ def test_instantaneous_body_frame_force_applies_once(cube_scene):
     vel = cube.data.root_com_lin_vel_w.torch
     assert vel[:, 1].tolist() == pytest.approx([4.0 / MASS * dt] * 2, rel=1e-3)
     assert vel[:, 0].abs().max().item() < 1e-6
+
+
+def test_com_and_link_frame_conversions(cube_scene):
+    """With the CoM 0.1 m along body x and a 90 deg yaw, CoM-pose and link-twist writes convert via R c."""
+    import math
+
+    import newton
+
+    from isaaclab_newton.physics import NewtonManager
+
+    sim, scene, cube = cube_scene
+    cube.reset()
+    model = NewtonManager.get_model()
+    com = model.body_com.numpy()
+    com[:] = (0.1, 0.0, 0.0)
+    model.body_com.assign(com)
+    NewtonManager.get_solver().notify_model_changed(newton.ModelFlags.BODY_INERTIAL_PROPERTIES)
+    cube.data.read_body_properties()
+    half = math.sqrt(0.5)
+    com_pose = torch.tensor([[0.0, 0.0, 1.0, 0.0, 0.0, half, half]]).repeat(2, 1)
+    com_pose[:, :3] += scene.env_origins
+    cube.write_root_com_pose_to_sim_index(root_pose=com_pose)
+    torch.testing.assert_close(cube.data.root_com_pos_w.torch, com_pose[:, :3], atol=1e-5, rtol=0)
+    offset = torch.tensor([0.0, 0.1, 0.0])  # R c for a 90 deg yaw
+    torch.testing.assert_close(cube.data.root_link_pos_w.torch, com_pose[:, :3] - offset, atol=1e-5, rtol=0)
+    link_twist = torch.tensor([[0.0, 0.0, 0.0, 0.0, 0.0, 2.0]]).repeat(2, 1)
+    cube.write_root_link_velocity_to_sim_index(root_velocity=link_twist)
+    # v_com = v_link + w x (R c) = (0, 0, 2) x (0, 0.1, 0) = (-0.2, 0, 0) m/s
+    expected = torch.tensor([[-0.2, 0.0, 0.0]]).repeat(2, 1)
+    torch.testing.assert_close(cube.data.root_com_lin_vel_w.torch, expected, atol=1e-5, rtol=0)
+    torch.testing.assert_close(cube.data.root_link_lin_vel_w.torch, torch.zeros(2, 3), atol=1e-5, rtol=0)
