@@ -75,7 +75,6 @@ class NewtonUsdFileCfg(NewtonFileCfg):
     """Prim path inside the file whose subtree is imported (e.g. ``"/cartpole"``)."""
 
 
-
 @configclass
 class GroundPlaneCfg(SpawnerCfg):
     """An infinite ground plane added with :meth:`newton.ModelBuilder.add_ground_plane` (no Nucleus asset)."""
