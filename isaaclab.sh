@@ -71,7 +71,8 @@ install() {
 run_tests() {
     [ -x "$PY" ] || { echo "error: no environment; run ./isaaclab.sh --install first" >&2; exit 1; }
     cd "$ROOT"
-    exec "$PY" -m pytest test "$@"
+    if [ $# -eq 0 ]; then set -- test; fi
+    exec "$PY" -m pytest "$@"
 }
 
 case "${1:-}" in

@@ -14,14 +14,16 @@ TEST_DEVICE = os.environ.get("ISAACLAB_NEWTON_TEST_DEVICE", "cpu")
 
 @pytest.fixture
 def make_sim():
-    """Factory building ``SimulationContext(SimulationCfg(physics=NewtonCfg(...), device=...))``; cleared after the test."""
+    """Factory for a CPU ``SimulationContext`` with a ``NewtonCfg``; cleared after the test."""
     from isaaclab.sim import SimulationCfg, SimulationContext
 
     from isaaclab_newton.physics import NewtonCfg
 
     created = []
 
-    def factory(solver_cfg=None, *, dt: float = 1.0 / 240.0, device: str = TEST_DEVICE, gravity=(0.0, 0.0, -9.81), **cfg):
+    def factory(
+        solver_cfg=None, *, dt: float = 1.0 / 240.0, device: str = TEST_DEVICE, gravity=(0.0, 0.0, -9.81), **cfg
+    ):
         SimulationContext.clear_instance()
         physics = NewtonCfg(solver_cfg=solver_cfg, **cfg)
         sim = SimulationContext(SimulationCfg(dt=dt, device=device, gravity=gravity, physics=physics))

@@ -9,8 +9,18 @@ from .mjwarp_manager_cfg import MJWarpSolverCfg
 from .newton_manager import NewtonManager
 
 _OPTIONAL_KWARGS = (
-    "njmax", "nconmax", "iterations", "ls_iterations", "solver", "integrator", "cone", "impratio", "tolerance",
-    "ls_tolerance", "disable_contacts", "update_data_interval",
+    "njmax",
+    "nconmax",
+    "iterations",
+    "ls_iterations",
+    "solver",
+    "integrator",
+    "cone",
+    "impratio",
+    "tolerance",
+    "ls_tolerance",
+    "disable_contacts",
+    "update_data_interval",
 )
 
 
@@ -48,7 +58,9 @@ class NewtonMJWarpManager(NewtonManager):
         if solver_cfg.use_mujoco_contacts:
             # MuJoCo collides internally; this pipeline only provides export storage and is never run.
             pipeline = newton.CollisionPipeline(
-                NewtonManager._model, rigid_contact_max=NewtonManager._solver.get_max_contact_count(), soft_contact_max=0
+                NewtonManager._model,
+                rigid_contact_max=NewtonManager._solver.get_max_contact_count(),
+                soft_contact_max=0,
             )
             NewtonManager._contacts = pipeline.contacts()
             NewtonManager._collision_pipeline = None

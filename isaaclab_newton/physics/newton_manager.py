@@ -8,10 +8,9 @@ from abc import abstractmethod
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import newton
 import numpy as np
 import warp as wp
-
-import newton
 from isaaclab.physics import PhysicsEvent, PhysicsManager
 
 from . import graph as _graph
@@ -25,7 +24,11 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 _SLOT_NAMES = ("_solver", "_use_single_state", "_needs_collision_pipeline", "_supports_rigid_body_force_input")
-_SLOT_DEFAULTS = {"_use_single_state": False, "_needs_collision_pipeline": False, "_supports_rigid_body_force_input": False}
+_SLOT_DEFAULTS = {
+    "_use_single_state": False,
+    "_needs_collision_pipeline": False,
+    "_supports_rigid_body_force_input": False,
+}
 
 
 class NewtonManager(PhysicsManager):
@@ -151,7 +154,9 @@ class NewtonManager(PhysicsManager):
         if stage is None:
             stage = cls._sim.stage if cls._sim is not None else None
         if stage is None:
-            raise RuntimeError("instantiate_builder_from_stage() needs a stage: pass one or create a SimulationContext.")
+            raise RuntimeError(
+                "instantiate_builder_from_stage() needs a stage: pass one or create a SimulationContext."
+            )
         builder = cls.create_builder()
         builder.add_usd(stage)
         return builder
@@ -361,8 +366,11 @@ class NewtonManager(PhysicsManager):
         if world_ids is None:
             mask.fill_(True)
         else:
-            ids = world_ids if isinstance(world_ids, wp.array) else wp.array(list(world_ids), dtype=wp.int32,
-                                                                              device=mask.device)
+            ids = (
+                world_ids
+                if isinstance(world_ids, wp.array)
+                else wp.array(list(world_ids), dtype=wp.int32, device=mask.device)
+            )
             if ids.shape[0]:
                 wp.launch(_set_mask_kernel, dim=ids.shape[0], inputs=[ids, mask], device=mask.device)
         NewtonManager._reset_pending = True
@@ -564,7 +572,11 @@ class NewtonManager(PhysicsManager):
                 pipeline.collide(state_0, NewtonManager._contacts)
             observables = None if schedule is None else schedule.for_substep(substep, num_substeps)
             cls._step_solver(
-                state_0, state_1, NewtonManager._control, NewtonManager._contacts, NewtonManager._solver_dt,
+                state_0,
+                state_1,
+                NewtonManager._control,
+                NewtonManager._contacts,
+                NewtonManager._solver_dt,
                 observables=observables,
             )
             if NewtonManager._use_single_state:
