@@ -1,0 +1,1 @@
+"""Isaac Lab sensors on the Newton backend, fed by solver observables."""
