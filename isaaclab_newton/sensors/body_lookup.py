@@ -44,3 +44,38 @@ def resolve_env_bodies(model: newton.Model, prim_path_expr: str, num_envs: int) 
             f" ...) but the scene has {num_envs} environments; the expression must select one body per environment."
         )
     return np.asarray(sorted(matches, key=lambda i: (int(worlds[i]), i)), dtype=np.int32)
+
+
+def resolve_env_subtree_bodies(model: newton.Model, prim_path_expr: str, num_envs: int) -> tuple[np.ndarray, list[str]]:
+    """Return the bodies at or below ``prim_path_expr`` in every environment, e.g. all links of an articulation.
+
+    Args:
+        model: The finalized model.
+        prim_path_expr: Regular expression of the asset prim path (``{ENV_REGEX_NS}`` already expanded).
+        num_envs: Number of environments.
+
+    Returns:
+        Body indices of shape (num_envs, bodies_per_env), ordered by world then model index, and the body names
+        (last path component) of the first environment.
+
+    Raises:
+        ValueError: If no body matches, or environments hold different numbers of matching bodies.
+    """
+    pattern = re.compile(prim_path_expr.rstrip("/") + "(/.*)?")
+    labels = list(model.body_label)
+    worlds = model.body_world.numpy()
+    matches = [i for i, label in enumerate(labels) if pattern.fullmatch(label)]
+    if not matches:
+        raise ValueError(f"No Newton body at or below '{prim_path_expr}'; point the sensor at an articulation or body.")
+    per_world: dict[int, list[int]] = {}
+    for i in matches:
+        per_world.setdefault(int(worlds[i]), []).append(i)
+    counts = {len(v) for v in per_world.values()}
+    if len(per_world) != num_envs or len(counts) != 1:
+        raise ValueError(
+            f"'{prim_path_expr}' selects bodies in {len(per_world)} worlds with counts {sorted(counts)}; the sensor"
+            f" needs the same bodies in each of the {num_envs} environments."
+        )
+    ordered = np.asarray([sorted(per_world[w]) for w in sorted(per_world)], dtype=np.int32)
+    names = [labels[i].rstrip("/").rsplit("/", 1)[-1] for i in ordered[0]]
+    return ordered, names

@@ -1,0 +1,126 @@
+"""Joint reaction wrench sensor reading Newton's BODY_PARENT_F solver observable."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import warp as wp
+from isaaclab.sensors.joint_wrench.base_joint_wrench_sensor import BaseJointWrenchSensor
+
+from ...physics.newton_manager import NewtonManager
+from ..body_lookup import resolve_env_subtree_bodies
+from .joint_wrench_sensor_data import JointWrenchSensorData
+
+if TYPE_CHECKING:
+    from isaaclab.sensors import JointWrenchSensorCfg
+
+_KINDS = frozenset({"body_parent_f"})
+
+
+class JointWrenchSensor(BaseJointWrenchSensor):
+    """Incoming joint wrench of every body at or below the configured prim path (e.g. all links of a robot).
+
+    Newton reports ``body_parent_f`` in world frame with the torque about the body's center of mass; the sensor
+    converts it to Isaac Lab's ``incoming_joint_frame`` convention (child-side joint frame, torque about the
+    child-side joint anchor), as a 6-axis force/torque cell at the joint would read it. Needs a solver that
+    supports ``body_parent_f`` (MuJoCo Warp, XPBD, Featherstone for static loads).
+    """
+
+    __backend_name__: str = "newton"
+
+    def __init__(self, cfg: JointWrenchSensorCfg):
+        """Create the sensor and request ``body_parent_f`` from the manager.
+
+        Args:
+            cfg: The sensor configuration.
+        """
+        if cfg.convention != "incoming_joint_frame":
+            raise ValueError(
+                f"JointWrenchSensorCfg.convention '{cfg.convention}' is not supported; use 'incoming_joint_frame'."
+            )
+        super().__init__(cfg)
+        NewtonManager.request_observables(_KINDS)
+        self._data: JointWrenchSensorData | None = None
+        self._body_names: list[str] = []
+
+    @property
+    def data(self) -> JointWrenchSensorData:
+        """The latest wrenches."""
+        self._update_outdated_buffers()
+        return self._data
+
+    @property
+    def body_names(self) -> list[str]:
+        """Names of the reported bodies (the last component of their prim paths)."""
+        return list(self._body_names)
+
+    def _initialize_impl(self) -> None:
+        super()._initialize_impl()
+        model = NewtonManager.get_model()
+        if model is None:
+            raise RuntimeError("JointWrenchSensor initialization needs a finalized Newton model (PHYSICS_READY).")
+        bodies, self._body_names = resolve_env_subtree_bodies(model, self.cfg.prim_path, self._num_envs)
+        joint_of_body = np.full(model.body_count, -1, dtype=np.int32)
+        children = model.joint_child.numpy()
+        joint_of_body[children[children >= 0]] = np.flatnonzero(children >= 0).astype(np.int32)
+        joints = joint_of_body[bodies]
+        if (joints < 0).any():
+            orphan = self._body_names[int(np.argwhere(joints < 0)[0][1])]
+            raise ValueError(f"Body '{orphan}' has no incoming joint; the joint wrench sensor cannot report it.")
+        self._bodies = wp.array(bodies, dtype=wp.int32, device=self._device)
+        self._joints = wp.array(joints, dtype=wp.int32, device=self._device)
+        self._data = JointWrenchSensorData(self._num_envs, bodies.shape[1], self._device)
+
+    def _update_buffers_impl(self, env_mask: wp.array) -> None:
+        observables = NewtonManager.get_observables()
+        if observables is None or observables.body_parent_f is None:
+            raise RuntimeError(
+                "The JointWrenchSensor needs the 'body_parent_f' observable but the manager allocated none; create"
+                " the sensor before sim.reset() so its request reaches the solver."
+            )
+        model = NewtonManager.get_model()
+        state = NewtonManager.get_state_0()
+        wp.launch(
+            _joint_wrench_kernel,
+            dim=self._bodies.shape,
+            inputs=[
+                env_mask,
+                self._bodies,
+                self._joints,
+                state.body_q,
+                model.body_com,
+                model.joint_X_c,
+                observables.body_parent_f,
+            ],
+            outputs=[self._data._force, self._data._torque],
+            device=self._device,
+        )
+
+
+@wp.kernel
+def _joint_wrench_kernel(
+    env_mask: wp.array(dtype=wp.bool),
+    bodies: wp.array2d(dtype=wp.int32),
+    joints: wp.array2d(dtype=wp.int32),
+    body_q: wp.array(dtype=wp.transform),
+    body_com: wp.array(dtype=wp.vec3),
+    joint_X_c: wp.array(dtype=wp.transform),
+    body_parent_f: wp.array(dtype=wp.spatial_vector),
+    force: wp.array2d(dtype=wp.vec3),
+    torque: wp.array2d(dtype=wp.vec3),
+):
+    env, k = wp.tid()
+    if not env_mask[env]:
+        return
+    b = bodies[env, k]
+    pose = body_q[b]
+    joint_frame = pose * joint_X_c[joints[env, k]]
+    anchor = wp.transform_get_translation(joint_frame)
+    com = wp.transform_point(pose, body_com[b])
+    wrench = body_parent_f[b]
+    f = wp.spatial_top(wrench)
+    tau = wp.spatial_bottom(wrench) + wp.cross(com - anchor, f)
+    rot = wp.transform_get_rotation(joint_frame)
+    force[env, k] = wp.quat_rotate_inv(rot, f)
+    torque[env, k] = wp.quat_rotate_inv(rot, tau)

@@ -1,0 +1,59 @@
+"""Isaac Lab's JointWrenchSensor on the Newton backend reads BODY_PARENT_F in the incoming joint frame."""
+
+from __future__ import annotations
+
+import numpy as np
+import warp as wp
+
+from isaaclab_newton.physics import MJWarpSolverCfg, NewtonManager
+
+G = 9.81
+MASS = 2.0
+ARM = 0.5
+
+
+def _hanging_pendulums(num_envs: int):
+    """One pendulum per world: a 2 kg ball hanging 0.5 m below a revolute hinge to the world (at rest)."""
+    import newton
+
+    builder = NewtonManager.create_builder()
+    for env in range(num_envs):
+        builder.begin_world(label=f"/World/envs/env_{env}")
+        anchor = wp.vec3(2.0 * env, 0.0, 2.0)
+        body = builder.add_link(
+            xform=wp.transform(anchor + wp.vec3(0.0, 0.0, -ARM), wp.quat_identity()),
+            mass=MASS,
+            label=f"/World/envs/env_{env}/Pendulum/bob",
+        )
+        builder.add_shape_sphere(body, radius=0.05, cfg=newton.ModelBuilder.ShapeConfig(density=0.0))
+        joint = builder.add_joint_revolute(
+            parent=-1,
+            child=body,
+            axis=(0.0, 1.0, 0.0),
+            parent_xform=wp.transform(anchor, wp.quat_identity()),
+            child_xform=wp.transform(wp.vec3(0.0, 0.0, ARM), wp.quat_identity()),
+        )
+        builder.add_articulation([joint], label=f"/World/envs/env_{env}/Pendulum")
+        builder.end_world()
+    NewtonManager.set_builder(builder)
+
+
+def test_hanging_pendulum_joint_force_carries_weight(make_sim):
+    """At rest, each hinge pushes the bob up with m*g and, about the hinge, exerts no torque."""
+    from isaaclab.sensors import JointWrenchSensor, JointWrenchSensorCfg
+    from pxr import UsdGeom
+
+    sim = make_sim(MJWarpSolverCfg())
+    for env in range(2):
+        UsdGeom.Xform.Define(sim.stage, f"/World/envs/env_{env}")
+    sensor = JointWrenchSensor(JointWrenchSensorCfg(prim_path="/World/envs/env_[0-9]+/Pendulum"))
+    _hanging_pendulums(2)
+    sim.reset()
+    for _ in range(20):
+        sim.step(render=False)
+    assert sensor.body_names == ["bob"]
+    force = sensor.data.force.torch.cpu().numpy()
+    torque = sensor.data.torque.torch.cpu().numpy()
+    assert force.shape == (2, 1, 3)
+    np.testing.assert_allclose(force[:, 0], [[0.0, 0.0, MASS * G]] * 2, atol=0.01 * MASS * G)
+    np.testing.assert_allclose(torque[:, 0], 0.0, atol=1.0e-3 * MASS * G * ARM)
