@@ -79,3 +79,60 @@ def resolve_env_subtree_bodies(model: newton.Model, prim_path_expr: str, num_env
     ordered = np.asarray([sorted(per_world[w]) for w in sorted(per_world)], dtype=np.int32)
     names = [labels[i].rstrip("/").rsplit("/", 1)[-1] for i in ordered[0]]
     return ordered, names
+
+
+def body_env_ids(model: newton.Model, num_envs: int) -> np.ndarray:
+    """Return the environment of every body (-1 for shared bodies).
+
+    A replicated scene has one Newton world per environment. A scene imported from a single USD stage holds every
+    environment in one world; there the environment comes from the ``env_<i>`` component of the body's prim path.
+    """
+    if model.world_count == num_envs:
+        return model.body_world.numpy().astype(np.int32)
+    env_ids = np.full(model.body_count, -1, dtype=np.int32)
+    for i, label in enumerate(model.body_label):
+        match = _ENV_RE.search(label)
+        if match is not None and int(match.group(1)) < num_envs:
+            env_ids[i] = int(match.group(1))
+    return env_ids
+
+
+_ENV_RE = re.compile(r"/env_(\d+)(/|$)")
+
+
+def resolve_env_matching_bodies(
+    model: newton.Model, prim_path_exprs: list[str], num_envs: int, *, what: str
+) -> tuple[np.ndarray, list[str]]:
+    """Return the bodies whose prim paths fully match any of ``prim_path_exprs``, per environment.
+
+    Args:
+        model: The finalized model.
+        prim_path_exprs: Regular expressions of body prim paths (``{ENV_REGEX_NS}`` already expanded).
+        num_envs: Number of environments.
+        what: Name of the configuration field, used in error messages.
+
+    Returns:
+        Body indices of shape (num_envs, bodies_per_env) ordered by expression then model index, and the body names
+        (last path component) of the first environment.
+
+    Raises:
+        ValueError: If nothing matches or environments hold different numbers of matching bodies.
+    """
+    labels = list(model.body_label)
+    worlds = body_env_ids(model, num_envs)
+    per_world: dict[int, list[int]] = {w: [] for w in range(num_envs)}
+    for expr in prim_path_exprs:
+        pattern = re.compile(expr)
+        for i, label in enumerate(labels):
+            if pattern.fullmatch(label) and 0 <= int(worlds[i]) < num_envs and i not in per_world[int(worlds[i])]:
+                per_world[int(worlds[i])].append(i)
+    counts = {len(v) for v in per_world.values()}
+    if counts == {0}:
+        raise ValueError(f"{what} {prim_path_exprs} matches no Newton body; expressions must name rigid bodies.")
+    if len(counts) != 1:
+        raise ValueError(
+            f"{what} {prim_path_exprs} matches different numbers of bodies per environment: {sorted(counts)}."
+        )
+    ordered = np.asarray([per_world[w] for w in range(num_envs)], dtype=np.int32)
+    names = [labels[i].rstrip("/").rsplit("/", 1)[-1] for i in ordered[0]]
+    return ordered, names
