@@ -8,6 +8,19 @@ import newton
 import numpy as np
 
 
+def label_matches(pattern: re.Pattern, label: str) -> bool:
+    """Whether a body label matches a prim-path pattern, directly or as ``<ancestor path>/<body name>``.
+
+    Importers nest bodies below intermediate prims (``Robot/ant/worldbody/torso/front_left_leg``), while Isaac Lab
+    configurations name them below the asset root (``Robot/front_left_leg``): every path made of a prefix of the
+    label followed by the body's own name is tried as well.
+    """
+    if pattern.fullmatch(label):
+        return True
+    parts = label.rstrip("/").split("/")
+    return any(pattern.fullmatch("/".join([*parts[:k], parts[-1]])) for k in range(1, len(parts) - 1))
+
+
 def resolve_env_bodies(model: newton.Model, prim_path_expr: str, num_envs: int) -> np.ndarray:
     """Return the body index each environment's sensor is attached to.
 
@@ -27,10 +40,12 @@ def resolve_env_bodies(model: newton.Model, prim_path_expr: str, num_envs: int) 
     """
     labels = list(model.body_label)
     worlds = model.body_world.numpy()
-    parts = prim_path_expr.rstrip("/").split("/")
+    from isaaclab.sim import split_path_expr
+
+    parts = split_path_expr(prim_path_expr.rstrip("/"))
     for cut in range(len(parts), 1, -1):
         pattern = re.compile("/".join(parts[:cut]))
-        matches = [i for i, label in enumerate(labels) if pattern.fullmatch(label)]
+        matches = [i for i, label in enumerate(labels) if label_matches(pattern, label)]
         if matches:
             break
     else:
@@ -124,7 +139,7 @@ def resolve_env_matching_bodies(
     for expr in prim_path_exprs:
         pattern = re.compile(expr)
         for i, label in enumerate(labels):
-            if pattern.fullmatch(label) and 0 <= int(worlds[i]) < num_envs and i not in per_world[int(worlds[i])]:
+            if label_matches(pattern, label) and 0 <= int(worlds[i]) < num_envs and i not in per_world[int(worlds[i])]:
                 per_world[int(worlds[i])].append(i)
     counts = {len(v) for v in per_world.values()}
     if counts == {0}:

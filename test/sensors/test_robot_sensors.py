@@ -1,0 +1,79 @@
+"""Sensors on a cloned robot scene: the ant standing on its feet under PD hold, 4 environments."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+G = 9.81  # [m/s^2]
+NUM_ENVS = 4
+
+
+@pytest.fixture(scope="module")
+def standing_ants():
+    """4 ants holding their default pose with stiff PD drives; contact sensor on the feet, IMU on the torso."""
+    from isaaclab.actuators import ImplicitActuatorCfg
+    from isaaclab.assets import ArticulationCfg, AssetBaseCfg
+    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
+    from isaaclab.sensors import ContactSensorCfg, ImuCfg
+    from isaaclab.sim import SimulationCfg, SimulationContext
+    from isaaclab.utils import configclass, replace
+
+    from isaaclab_contrib.tasks.ant.ant_direct_env_cfg import ant_physics
+    from isaaclab_contrib.tasks.ant.robot_cfg import ANT_CFG
+    from isaaclab_newton.sim import GroundPlaneCfg
+
+    hold = {"hold": ImplicitActuatorCfg(joint_names_expr=[".*"], stiffness=200.0, damping=10.0)}
+
+    @configclass
+    class SceneCfg(InteractiveSceneCfg):
+        ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg(static_friction=1.0))
+        robot: ArticulationCfg = replace(ANT_CFG, prim_path="{ENV_REGEX_NS}/Robot", actuators=hold)
+        feet = ContactSensorCfg(prim_path="{ENV_REGEX_NS}/Robot/.*_foot")
+        imu = ImuCfg(prim_path="{ENV_REGEX_NS}/Robot/torso")
+
+    SimulationContext.clear_instance()
+    sim = SimulationContext(SimulationCfg(dt=1 / 120, device="cpu", physics=ant_physics("mjwarp")))
+    scene = InteractiveScene(SceneCfg(num_envs=NUM_ENVS, env_spacing=5.0))
+    sim.reset()
+    robot = scene["robot"]
+    feet_force, imu_acc = 0.0, 0.0
+    steps, averaged = 360, 120
+    for i in range(steps):
+        robot.actuators.target_command.set_position_index(value=robot.data.default_joint_pos.torch)
+        scene.write_data_to_sim()
+        sim.step(render=False)
+        scene.update(sim.get_physics_dt())
+        if i >= steps - averaged:
+            feet_force = feet_force + scene["feet"].data.net_forces_w.torch.cpu().numpy()
+            imu_acc = imu_acc + scene["imu"].data.lin_acc_b.torch.cpu().numpy()
+    from isaaclab_newton.physics import NewtonManager
+
+    masses = NewtonManager.get_model().body_mass.numpy()
+    yield scene, feet_force / averaged, imu_acc / averaged, float(masses.sum()) / NUM_ENVS
+    SimulationContext.clear_instance()
+
+
+def test_feet_contact_forces_sum_to_weight(standing_ants):
+    """The four feet carry the ant's whole weight: sum of vertical foot forces = m*g within 2%."""
+    scene, feet_force, _, mass = standing_ants
+    assert scene["feet"].num_sensors == 4
+    vertical = feet_force[:, :, 2].sum(axis=1)
+    np.testing.assert_allclose(vertical, mass * G, rtol=0.02)
+
+
+def test_torso_imu_reads_gravity_reaction(standing_ants):
+    """The IMU of the standing torso reads the +g reaction, |a| = g within 2%, mostly along its z axis."""
+    _, _, imu_acc, _ = standing_ants
+    np.testing.assert_allclose(np.linalg.norm(imu_acc, axis=1), G, rtol=0.02)
+    assert (imu_acc[:, 2] > 0.95 * G).all()
+
+
+def test_contact_data_cleared_on_env_reset(standing_ants):
+    """scene.reset(env_ids) clears that environment's foot forces."""
+    scene, *_ = standing_ants
+    scene["feet"].reset(env_ids=[2])
+    forces = scene["feet"]._data._net[0].numpy()
+    assert np.abs(forces[2]).max() == 0.0 and np.abs(forces[0]).max() > 0.0
+    assert torch.isfinite(scene["robot"].data.joint_pos.torch).all()
