@@ -16,8 +16,8 @@ from ...physics import NewtonManager
 class ArticulationBinding:
     """Per-env index tensors of an articulation's joints, DOFs, coordinates and bodies in the Newton model.
 
-    Joints are the articulation's one-DOF joints (revolute, prismatic) below the root; the root joint (fixed
-    or free) is described by :attr:`root_joint`. Bodies are all links of the articulation.
+    Joints are the DOFs below the root (a multi-axis hinge contributes ``<name>:0``, ``<name>:1``, ...); the
+    root joint (fixed or free) is described by :attr:`root_joint`. Bodies are all links of the articulation.
 
     Args:
         prim_path: The asset configuration's prim path (regex over environments).
@@ -56,26 +56,31 @@ class ArticulationBinding:
                 f"Root joint type {self.root_joint_type} of {prim_path!r} is not supported; the root must be fixed or"
                 " free (set the spawner's floating=True/False)."
             )
-        columns = []
+        columns: list[tuple[int, int]] = []  # (joint column in the asset, DOF offset within that joint)
         labels = list(model.joint_label)
         names = []
+        coord_counts = np.diff(np.append(q_start, model.joint_coord_count))
         for c, j in enumerate(first[1:], start=1):
             ndof = int(dof_dim[j].sum())
             if ndof == 0:
                 continue
-            if ndof != 1:
+            if ndof > 1 and int(coord_counts[j]) != ndof:
                 raise NotImplementedError(
-                    f"Joint {labels[j]!r} of {prim_path!r} has {ndof} DOFs; the Newton Articulation supports"
-                    " one-DOF joints below the root."
+                    f"Joint {labels[j]!r} of {prim_path!r} has {ndof} DOFs but {int(coord_counts[j])} coordinates"
+                    " (a ball or free joint); the Newton Articulation supports joints whose DOFs each have one"
+                    " coordinate (revolute, prismatic, and multi-axis hinges)."
                 )
-            columns.append(c)
-            names.append(_leaf(labels[j]))
-        cols = np.asarray(columns, dtype=np.int64)
+            for k in range(ndof):
+                columns.append((c, k))
+                # multi-axis joints follow Isaac Lab's convention of suffixing the axis index
+                names.append(_leaf(labels[j]) if ndof == 1 else f"{_leaf(labels[j])}:{k}")
+        cols = np.asarray([c for c, _ in columns], dtype=np.int64)
+        offsets = np.asarray([k for _, k in columns], dtype=np.int64)
         sel = joints[:, cols] if len(cols) else np.zeros((len(joints), 0), dtype=np.int64)
         self.joint_names = names
         self.joint_indices = torch.as_tensor(sel, device=device)
-        self.coord_indices = torch.as_tensor(q_start[sel], device=device)
-        self.dof_indices = torch.as_tensor(qd_start[sel], device=device)
+        self.coord_indices = torch.as_tensor(q_start[sel] + offsets[None, :], device=device)
+        self.dof_indices = torch.as_tensor(qd_start[sel] + offsets[None, :], device=device)
         self.root_joint = torch.as_tensor(joints[:, 0], device=device)
         self.root_coord = torch.as_tensor(q_start[joints[:, 0]], device=device)
         self.root_dof = torch.as_tensor(qd_start[joints[:, 0]], device=device)

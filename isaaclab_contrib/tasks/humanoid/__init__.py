@@ -1,0 +1,10 @@
+"""Humanoid locomotion on Newton, registered under Isaac Lab's name."""
+
+import gymnasium as gym
+
+gym.register(
+    id="Isaac-Humanoid-Direct-v0",
+    entry_point=f"{__name__}.humanoid_direct_env_cfg:make_humanoid_direct_env",
+    disable_env_checker=True,
+    kwargs={"env_cfg_entry_point": f"{__name__}.humanoid_direct_env_cfg:HumanoidEnvCfg"},
+)
