@@ -1,9 +1,20 @@
-"""Load a registered task's environment configuration from its ``env_cfg_entry_point``."""
+"""Load a registered task's configurations from its gymnasium entry points."""
 
 from __future__ import annotations
 
 import gymnasium as gym
 from isaaclab.utils.string import string_to_callable
+
+
+def _load_entry_point(task: str, key: str):
+    """Instantiate the configuration registered for ``task`` under the keyword ``key``."""
+    if task not in gym.registry:
+        raise KeyError(f"Task {task!r} is not registered; import isaaclab_contrib.tasks first.")
+    entry = gym.registry[task].kwargs.get(key)
+    if entry is None:
+        known = sorted(k for k in gym.registry[task].kwargs if k.endswith("_entry_point"))
+        raise KeyError(f"Task {task!r} has no {key}; it registers {known}.")
+    return string_to_callable(entry)()
 
 
 def load_env_cfg(task: str):
@@ -12,9 +23,13 @@ def load_env_cfg(task: str):
     Raises:
         KeyError: If the task is not registered or has no ``env_cfg_entry_point``.
     """
-    if task not in gym.registry:
-        raise KeyError(f"Task {task!r} is not registered; import isaaclab_contrib.tasks first.")
-    entry = gym.registry[task].kwargs.get("env_cfg_entry_point")
-    if entry is None:
-        raise KeyError(f"Task {task!r} has no env_cfg_entry_point.")
-    return string_to_callable(entry)()
+    return _load_entry_point(task, "env_cfg_entry_point")
+
+
+def load_agent_cfg(task: str, library: str = "rsl_rl"):
+    """Instantiate the agent configuration ``task`` registers for the RL ``library`` (``<library>_cfg_entry_point``).
+
+    Raises:
+        KeyError: If the task is not registered or has no agent configuration for ``library``.
+    """
+    return _load_entry_point(task, f"{library}_cfg_entry_point")

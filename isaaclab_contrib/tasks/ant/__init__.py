@@ -6,5 +6,8 @@ gym.register(
     id="Isaac-Ant-Direct-v0",
     entry_point=f"{__name__}.ant_direct_env_cfg:make_ant_direct_env",
     disable_env_checker=True,
-    kwargs={"env_cfg_entry_point": f"{__name__}.ant_direct_env_cfg:AntEnvCfg"},
+    kwargs={
+        "env_cfg_entry_point": f"{__name__}.ant_direct_env_cfg:AntEnvCfg",
+        "rsl_rl_cfg_entry_point": f"{__name__}.agents.rsl_rl_ppo_cfg:AntPPORunnerCfg",
+    },
 )

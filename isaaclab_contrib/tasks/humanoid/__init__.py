@@ -6,5 +6,8 @@ gym.register(
     id="Isaac-Humanoid-Direct-v0",
     entry_point=f"{__name__}.humanoid_direct_env_cfg:make_humanoid_direct_env",
     disable_env_checker=True,
-    kwargs={"env_cfg_entry_point": f"{__name__}.humanoid_direct_env_cfg:HumanoidEnvCfg"},
+    kwargs={
+        "env_cfg_entry_point": f"{__name__}.humanoid_direct_env_cfg:HumanoidEnvCfg",
+        "rsl_rl_cfg_entry_point": f"{__name__}.agents.rsl_rl_ppo_cfg:HumanoidPPORunnerCfg",
+    },
 )

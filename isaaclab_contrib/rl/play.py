@@ -1,0 +1,80 @@
+"""Run, score and export a trained policy: ``scripts/reinforcement_learning/rsl_rl/play.py`` calls :func:`main`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+from .cli import play_parser
+from .recording import UsdRolloutRecorder
+from .runs import resolve_checkpoint
+from .session import apply_overrides, load_task_cfgs, make_env, make_runner, resolve_placement
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """What a playback produced.
+
+    Attributes:
+        checkpoint: The checkpoint that was loaded.
+        mean_reward: Mean return of the episodes that finished during playback.
+        episodes: How many episodes finished.
+        policy_jit: The exported TorchScript policy (``<run>/exported/policy.pt``).
+        policy_onnx: The exported ONNX policy (``<run>/exported/policy.onnx``).
+        recordings: USD clips written with ``--video``.
+    """
+
+    checkpoint: Path
+    mean_reward: float
+    episodes: int
+    policy_jit: Path
+    policy_onnx: Path
+    recordings: tuple[Path, ...]
+
+
+def main(argv: list[str] | None = None) -> PlayResult:
+    """Load ``--checkpoint`` (default: the newest run's last), export it, run it and print its mean reward."""
+    args = play_parser().parse_args(argv)
+    placement = resolve_placement(args)
+    env_cfg, agent_cfg = load_task_cfgs(args.task)
+    agent_cfg = apply_overrides(env_cfg, agent_cfg, args, placement)
+    checkpoint = resolve_checkpoint(args.checkpoint, agent_cfg.experiment_name, log_root=args.log_root)
+    run_dir = checkpoint.parent
+    env = make_env(args.task, env_cfg)
+    if args.video:
+        clips = run_dir / "videos" / "play"
+        env = UsdRolloutRecorder(env, clips, length=args.video_length, num_worlds=args.video_num_envs)
+    try:
+        runner = make_runner(env, agent_cfg, log_dir=None)
+        runner.load(str(checkpoint), map_location=placement.device)
+        print(f"[INFO] loaded {checkpoint}")
+        exported = run_dir / "exported"
+        runner.export_policy_to_jit(str(exported), filename="policy.pt")
+        runner.export_policy_to_onnx(str(exported), filename="policy.onnx")
+        print(f"[INFO] exported {exported / 'policy.pt'} and {exported / 'policy.onnx'}")
+        policy = runner.get_inference_policy(device=placement.device)
+        vec_env = runner.env
+        steps = args.steps or int(vec_env.max_episode_length)
+        returns = torch.zeros(vec_env.num_envs, device=vec_env.device)
+        finished_sum = torch.zeros((), device=vec_env.device)
+        finished = torch.zeros((), dtype=torch.long, device=vec_env.device)
+        obs = vec_env.get_observations()
+        with torch.inference_mode():
+            for _ in range(steps):
+                obs, rewards, dones, _ = vec_env.step(policy(obs))
+                returns += rewards
+                done = dones.bool()
+                finished_sum += returns[done].sum()
+                finished += done.sum()
+                returns[done] = 0.0
+    finally:
+        env.close()
+    episodes = int(finished)
+    mean_reward = float(finished_sum) / episodes if episodes else float("nan")
+    recordings = tuple(env.clips) if isinstance(env, UsdRolloutRecorder) else ()
+    for clip in recordings:
+        print(f"[INFO] recording {clip}")
+    print(f"play mean_reward={mean_reward:.3f} episodes={episodes} steps={steps}")
+    return PlayResult(checkpoint, mean_reward, episodes, exported / "policy.pt", exported / "policy.onnx", recordings)

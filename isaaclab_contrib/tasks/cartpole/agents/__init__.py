@@ -1,0 +1,1 @@
+"""RL agent configurations of the cartpole tasks."""

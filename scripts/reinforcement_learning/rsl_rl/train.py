@@ -1,0 +1,12 @@
+"""Train a task on Newton with rsl-rl's PPO.
+
+./isaaclab.sh -p scripts/reinforcement_learning/rsl_rl/train.py --task Isaac-Cartpole-Direct-v0 --num_envs 64 \
+    --device cpu --headless
+torchrun --nproc_per_node 2 scripts/reinforcement_learning/rsl_rl/train.py --task Isaac-Ant-Direct-v0 \
+    --num_envs 4096 --headless --distributed
+"""
+
+from isaaclab_contrib.rl.train import main
+
+if __name__ == "__main__":
+    main()
