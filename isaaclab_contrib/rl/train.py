@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import torch
@@ -15,12 +18,27 @@ from .runs import new_run_dir, resolve_checkpoint
 from .session import apply_overrides, load_task_cfgs, make_env, make_runner, resolve_placement
 
 
+@contextlib.contextmanager
+def sigterm_as_keyboard_interrupt() -> Iterator[None]:
+    """Turn SIGTERM (``timeout``, a job scheduler) into ``KeyboardInterrupt`` so an ended run keeps its results."""
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: list[str] | None = None) -> Path | None:
     """Train ``--task`` and write its run folder; returns that folder on the logging rank (``None`` elsewhere).
 
     The run folder ``<log_root>/rsl_rl/<experiment>/<YYYY-MM-DD_HH-MM-SS>[_<run_name>]/`` holds rsl-rl's
     checkpoints (``model_<n>.pt``) and TensorBoard summaries, ``params/env.yaml`` and ``params/agent.yaml``,
-    ``progress.csv`` and ``learning_curve.png``.
+    ``progress.csv`` and ``learning_curve.png``. Ctrl-C or SIGTERM ends training early but still saves a checkpoint
+    and writes the history, the curve and the final line for the iterations that ran.
     """
     args = train_parser().parse_args(argv)
     if args.checkpoint is not None and not args.resume:
@@ -60,7 +78,14 @@ def main(argv: list[str] | None = None) -> Path | None:
             dump_yaml(str(run_dir / "params" / "agent.yaml"), agent_cfg)
             print(f"[INFO] logging to {run_dir}")
         start = time.perf_counter()
-        runner.learn(agent_cfg.max_iterations, init_at_random_ep_len=agent_cfg.init_at_random_ep_len)
+        try:
+            with sigterm_as_keyboard_interrupt():
+                runner.learn(agent_cfg.max_iterations, init_at_random_ep_len=agent_cfg.init_at_random_ep_len)
+        except KeyboardInterrupt:
+            print(f"[WARN] interrupted after {len(progress.history)} of {agent_cfg.max_iterations} iterations")
+            if placement.writes_logs and progress.history:
+                runner.save(str(run_dir / f"model_{runner.current_learning_iteration}.pt"))
+                runner.logger.writer.flush()
         elapsed = time.perf_counter() - start
     finally:
         env.close()
