@@ -701,7 +701,7 @@ class NewtonManager(PhysicsManager):
         return _graph.graph_unavailable_reason(
             cls.get_device(),
             use_cuda_graph=bool(getattr(cfg, "use_cuda_graph", True)),
-            use_cpu_graph=bool(getattr(cfg, "use_cpu_graph", False)),
+            use_cpu_graph=bool(getattr(cfg, "use_cpu_graph", True)),
         )
 
     @classmethod
