@@ -95,6 +95,8 @@ class NewtonAssetMixin:
         return self._index_tensor(env_ids, self._all_envs), None
 
     def _resolve_env_ids(self, env_ids: Ids) -> wp.array:
+        if env_ids is None or (isinstance(env_ids, slice) and env_ids == slice(None)):
+            return self._ALL_INDICES
         ids = self._index_tensor(env_ids, self._all_envs)
         return wp.from_torch(ids.to(torch.int32).contiguous(), dtype=wp.int32)
 

@@ -166,6 +166,8 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         self._binding = ArticulationBinding(self.cfg.prim_path, self.device)
         self._data = ArticulationData(None, self.device, self._binding)
         self._all_joints = torch.arange(self.num_joints, device=self.device)
+        self._all_joints_i32 = self._all_joints.to(torch.int32)
+        self._all_joint_ids = wp.from_torch(self._all_joints_i32, dtype=wp.int32)
         self._all_true_envs = torch.ones(self._binding.num_instances, dtype=torch.bool, device=self.device)
         self._init_common()
         self._validate_cfg()
@@ -246,6 +248,8 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     # -- index resolution (also used by core's ArticulationActuatorControl) ---------------------------------
 
     def _resolve_joint_ids(self, joint_ids: Ids) -> wp.array:
+        if joint_ids is None or (isinstance(joint_ids, slice) and joint_ids == slice(None)):
+            return self._all_joint_ids
         ids = self._index_tensor(joint_ids, self._all_joints)
         return wp.from_torch(ids.to(torch.int32).contiguous(), dtype=wp.int32)
 
