@@ -89,10 +89,7 @@ class AntEnvCfg(DirectRLEnvCfg):
 
 def make_ant_direct_env(cfg: AntEnvCfg, render_mode: str | None = None, **kwargs):
     """Build Isaac Lab's locomotion environment (from ``isaaclab_tasks``) as the ant; solver from ``cfg.solver``."""
-    from .._reuse import load_isaaclab_tasks_module
+    from ..locomotion_direct_env import LocomotionMaskResetEnv
 
     apply_solver(cfg, ant_physics)
-    module = load_isaaclab_tasks_module(
-        "core/locomotion/locomotion_direct_env.py", "_isaaclab_tasks_locomotion_direct_env"
-    )
-    return module.LocomotionDirectEnv(cfg, render_mode, **kwargs)
+    return LocomotionMaskResetEnv(cfg, render_mode, **kwargs)

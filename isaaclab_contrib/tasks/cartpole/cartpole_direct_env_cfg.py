@@ -64,8 +64,7 @@ class CartpoleEnvCfg(DirectRLEnvCfg):
 
 def make_cartpole_direct_env(cfg: CartpoleEnvCfg, render_mode: str | None = None, **kwargs):
     """Build Isaac Lab's ``CartpoleEnv`` (from ``isaaclab_tasks``) with ``cfg``; the solver follows ``cfg.solver``."""
-    from .._reuse import load_isaaclab_tasks_module
+    from .cartpole_direct_env import CartpoleMaskResetEnv
 
     apply_solver(cfg, cartpole_physics)
-    module = load_isaaclab_tasks_module("core/cartpole/cartpole_direct_env.py", "_isaaclab_tasks_cartpole_direct_env")
-    return module.CartpoleEnv(cfg, render_mode, **kwargs)
+    return CartpoleMaskResetEnv(cfg, render_mode, **kwargs)

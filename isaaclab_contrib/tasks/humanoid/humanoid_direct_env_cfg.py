@@ -87,10 +87,7 @@ class HumanoidEnvCfg(DirectRLEnvCfg):
 
 def make_humanoid_direct_env(cfg: HumanoidEnvCfg, render_mode: str | None = None, **kwargs):
     """Build Isaac Lab's locomotion environment (from ``isaaclab_tasks``) as the humanoid; solver: ``cfg.solver``."""
-    from .._reuse import load_isaaclab_tasks_module
+    from ..locomotion_direct_env import LocomotionMaskResetEnv
 
     apply_solver(cfg, humanoid_physics)
-    module = load_isaaclab_tasks_module(
-        "core/locomotion/locomotion_direct_env.py", "_isaaclab_tasks_locomotion_direct_env"
-    )
-    return module.LocomotionDirectEnv(cfg, render_mode, **kwargs)
+    return LocomotionMaskResetEnv(cfg, render_mode, **kwargs)

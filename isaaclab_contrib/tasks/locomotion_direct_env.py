@@ -1,0 +1,51 @@
+"""Isaac Lab's direct locomotion environment (ant, humanoid) with a mask-native reset."""
+
+from __future__ import annotations
+
+import torch
+from isaaclab.utils.math import sample_uniform
+
+from ._reuse import load_isaaclab_tasks_module
+from .mask_reset import MaskResetMixin
+
+_upstream = load_isaaclab_tasks_module(
+    "core/locomotion/locomotion_direct_env.py", "_isaaclab_tasks_locomotion_direct_env"
+)
+
+
+class LocomotionMaskResetEnv(MaskResetMixin, _upstream.LocomotionDirectEnv):
+    """Isaac Lab's ``LocomotionDirectEnv``; ``env.step()`` resets done envs by mask (see :mod:`.mask_reset`)."""
+
+    def _reset_masked_task(self, mask: torch.Tensor) -> None:
+        """Default root state, joint offsets sampled for every env (clamped to the soft limits), fresh potentials.
+
+        Actions, root and joint state and potentials change only where ``mask`` is set. The derived values the
+        observation reads are recomputed for all envs, as the index path does on steps with resets; for envs
+        that did not reset they come out unchanged (only ``prev_potentials``, rewritten before its next read).
+        """
+        self._log_masked_success_rate(mask)
+        cfg, robot = self.cfg, self.robot
+        data = robot.data
+        self.actions.masked_fill_(mask[:, None], 0.0)
+
+        root_pose = data.default_root_pose.torch.clone()
+        root_pose[:, :3] += self.scene.env_origins
+        robot.write_root_pose_to_sim_mask(root_pose=root_pose, env_mask=mask)
+        robot.write_root_velocity_to_sim_mask(root_velocity=data.default_root_vel.torch, env_mask=mask)
+
+        default_pos, default_vel = data.default_joint_pos.torch, data.default_joint_vel.torch
+        pos_limits = data.soft_joint_pos_limits.torch
+        vel_limits = data.soft_joint_vel_limits.torch
+        joint_pos = default_pos + sample_uniform(*cfg.initial_joint_pos_range, default_pos.shape, self.device)
+        joint_vel = default_vel + sample_uniform(*cfg.initial_joint_vel_range, default_vel.shape, self.device)
+        joint_pos = joint_pos.clamp_(pos_limits[..., 0], pos_limits[..., 1])
+        joint_vel = joint_vel.clamp_(-vel_limits, vel_limits)
+        robot.write_joint_position_to_sim_mask(position=joint_pos, env_mask=mask)
+        robot.write_joint_velocity_to_sim_mask(velocity=joint_vel, env_mask=mask)
+
+        to_target = self.targets - root_pose[:, :3]
+        to_target[:, 2] = 0.0
+        fresh = -torch.linalg.norm(to_target, ord=2, dim=-1) / self.step_dt
+        self.potentials = torch.where(mask, fresh, self.potentials)
+
+        self._compute_intermediate_values()
