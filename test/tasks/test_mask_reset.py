@@ -1,0 +1,221 @@
+"""Mask-native resets of the direct tasks: same result as core's index path, sampled in range, no host syncs."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+
+DIRECT_TASKS = ["Isaac-Cartpole-Direct-v0", "Isaac-Ant-Direct-v0", "Isaac-Humanoid-Direct-v0"]
+
+# Degenerate sampling ranges: the reset becomes a function of the defaults alone, so both paths must agree exactly.
+FIXED_RESET = {
+    "Isaac-Cartpole-Direct-v0": {
+        "initial_cart_position_range": (0.3, 0.3),
+        "initial_cart_velocity_range": (-0.2, -0.2),
+        "initial_pole_angle_range": (0.1, 0.1),
+        "initial_pole_velocity_range": (0.4, 0.4),
+    },
+    "Isaac-Ant-Direct-v0": {"initial_joint_pos_range": (0.15, 0.15), "initial_joint_vel_range": (-0.05, -0.05)},
+    "Isaac-Humanoid-Direct-v0": {"initial_joint_pos_range": (0.15, 0.15), "initial_joint_vel_range": (-0.05, -0.05)},
+}
+
+
+def _make_env(task: str, num_envs: int, **overrides):
+    """Build ``task`` on CPU with ``num_envs`` envs and the given cfg overrides; returns the unwrapped env."""
+    import gymnasium as gym
+    from isaaclab.sim import SimulationContext
+
+    import isaaclab_contrib.tasks  # noqa: F401
+    from isaaclab_contrib.tasks.registry import load_env_cfg
+
+    SimulationContext.clear_instance()
+    cfg = load_env_cfg(task)
+    cfg.scene.num_envs = num_envs
+    cfg.sim.device = "cpu"
+    for name, value in overrides.items():
+        setattr(cfg, name, value)
+    return gym.make(task, cfg=cfg).unwrapped
+
+
+def _close(env) -> None:
+    from isaaclab.sim import SimulationContext
+
+    env.close()
+    SimulationContext.clear_instance()
+
+
+def _robot(env):
+    return env.scene["cartpole"] if "cartpole" in env.scene.articulations else env.scene["robot"]
+
+
+def _drive(env, steps: int) -> None:
+    """Reset with seed 0 and run ``steps`` steps of fixed pseudo-random actions (no resets: long episodes)."""
+    env.reset(seed=0)
+    generator = torch.Generator().manual_seed(1)
+    for _ in range(steps):
+        env.step(2.0 * torch.rand((env.num_envs, env.action_space.shape[-1]), generator=generator) - 1.0)
+
+
+def _snapshot(env) -> dict[str, torch.Tensor]:
+    """Copies of the simulation state, the robot's data, the task buffers and the observation."""
+    import warp as wp
+
+    from isaaclab_newton.physics import NewtonManager
+
+    robot = _robot(env)
+    # the observation first: it must see the reset without the data reads below refreshing its buffers
+    snap = {"obs": env._get_observations()["policy"].clone()}
+    snap |= {
+        "root_pose_w": robot.data.root_pose_w.torch,
+        "root_vel_w": robot.data.root_vel_w.torch,
+        "body_link_pose_w": robot.data.body_link_pose_w.torch,
+        "joint_pos": robot.data.joint_pos.torch,
+        "joint_vel": robot.data.joint_vel.torch,
+        "episode_length_buf": env.episode_length_buf,
+        "actions": env.actions,
+    }
+    state = NewtonManager.get_state_0()
+    for name in ("joint_q", "joint_qd", "body_q", "body_qd"):
+        snap[f"state.{name}"] = wp.to_torch(getattr(state, name))
+    if hasattr(env, "potentials"):
+        snap["potentials"] = env.potentials
+    if "log" in env.extras:
+        snap["success_rate"] = env.extras["log"]["Metrics/success_rate"]
+    return {name: value.clone() for name, value in snap.items()}
+
+
+def _mark_done(env) -> None:
+    """Envs 0 and 3 time out, env 1 terminates, env 2 keeps running."""
+    env.reset_time_outs[:] = torch.tensor([True, False, False, True])
+    env.reset_terminated[:] = torch.tensor([False, True, False, False])
+    env.reset_buf = env.reset_terminated | env.reset_time_outs
+
+
+def _assert_same(a: dict, b: dict) -> None:
+    assert a.keys() == b.keys()
+    for name in a:
+        assert torch.equal(a[name], b[name]), f"{name} differs:\n{a[name]}\n{b[name]}"
+
+
+@pytest.mark.parametrize("task", DIRECT_TASKS)
+def test_mask_reset_matches_index_reset(task):
+    """From the same state, the mask reset leaves state, buffers, log and observation equal to core's index reset."""
+    from isaaclab_contrib.tasks.mask_reset import MaskResetMixin
+
+    results = []
+    for path in ("index", "mask"):
+        env = _make_env(task, 4, **FIXED_RESET[task])
+        try:
+            _drive(env, 6)
+            before = _snapshot(env)
+            _mark_done(env)
+            if path == "index":
+                ids = super(MaskResetMixin, env)._reset_envs_from_buffer()
+                assert ids.tolist() == [0, 1, 3]
+            else:
+                assert env._reset_envs_from_buffer() is None
+            results.append((before, _snapshot(env)))
+        finally:
+            _close(env)
+    (before_index, after_index), (before_mask, after_mask) = results
+    _assert_same(before_index, before_mask)
+    assert not torch.equal(before_index["state.joint_q"], after_index["state.joint_q"]), "the reset must change state"
+    assert after_mask["success_rate"].item() == pytest.approx(2.0 / 3.0)
+    _assert_same(after_index, after_mask)
+
+
+@pytest.mark.parametrize("task", DIRECT_TASKS)
+def test_mask_reset_samples_in_range_and_keeps_other_envs(task):
+    """Masked envs get default root state and joint offsets spread over the configured ranges; others are kept."""
+    num_envs = 8
+    env = _make_env(task, num_envs)
+    try:
+        _drive(env, 4)
+        before = _snapshot(env)
+        mask = torch.tensor([True] * 6 + [False] * 2)
+        env.reset_buf = mask.clone()
+        assert env._reset_envs_from_buffer() is None
+        after = _snapshot(env)
+        robot, cfg = _robot(env), env.cfg
+        for name in ("joint_pos", "joint_vel", "root_pose_w", "body_link_pose_w", "obs", "episode_length_buf"):
+            assert torch.equal(after[name][~mask], before[name][~mask]), f"{name} of a kept env changed"
+        assert (after["episode_length_buf"][mask] == 0).all()
+
+        root_pose = robot.data.default_root_pose.torch.clone()
+        root_pose[:, :3] += env.scene.env_origins
+        torch.testing.assert_close(after["root_pose_w"][mask], root_pose[mask], atol=1e-5, rtol=0.0)
+
+        offset_pos = after["joint_pos"][mask] - robot.data.default_joint_pos.torch[mask]
+        offset_vel = after["joint_vel"][mask] - robot.data.default_joint_vel.torch[mask]
+        limits = robot.data.soft_joint_pos_limits.torch[mask]
+        clamped = (after["joint_pos"][mask] <= limits[..., 0] + 1e-6) | (
+            after["joint_pos"][mask] >= limits[..., 1] - 1e-6
+        )
+        if "cartpole" in env.scene.articulations:
+            cart, pole = int(env._cart_dof_idx[0]), int(env._pole_dof_idx[0])
+            checks = [
+                (offset_pos[:, cart], cfg.initial_cart_position_range, clamped[:, cart]),
+                (offset_vel[:, cart], cfg.initial_cart_velocity_range, None),
+                (offset_pos[:, pole], cfg.initial_pole_angle_range, clamped[:, pole]),
+                (offset_vel[:, pole], cfg.initial_pole_velocity_range, None),
+            ]
+        else:
+            checks = [
+                (offset_pos.flatten(), cfg.initial_joint_pos_range, clamped.flatten()),
+                (offset_vel.flatten(), cfg.initial_joint_vel_range, None),
+            ]
+        for values, (low, high), at_limit in checks:
+            free = values if at_limit is None else values[~at_limit]
+            assert ((free >= low - 1e-6) & (free <= high + 1e-6)).all(), f"offsets outside [{low}, {high}]: {free}"
+            # a uniform sample's standard deviation is (high - low) / sqrt(12); allow a wide margin for few samples
+            assert free.std() > 0.3 * (high - low) / math.sqrt(12.0), "offsets must differ between envs"
+    finally:
+        _close(env)
+
+
+@pytest.mark.parametrize("task", DIRECT_TASKS)
+def test_step_with_resets_reads_no_device_data(task, monkeypatch):
+    """50 steps with staggered 3-step episodes call no nonzero, item, tolist or bool of a tensor."""
+
+    env = _make_env(task, 4)
+    try:
+        env.cfg.episode_length_s = 3 * env.step_dt
+        env.reset(seed=0)
+        env.episode_length_buf[:] = torch.tensor([0, 1, 2, 0])
+        actions = torch.zeros((env.num_envs, env.action_space.shape[-1]))
+        done = torch.zeros(env.num_envs, dtype=torch.long)
+
+        def forbidden(name):
+            def fn(*args, **kwargs):
+                raise AssertionError(f"{name} called from env.step()")
+
+            return fn
+
+        for name in ("nonzero", "item", "tolist", "__bool__"):
+            monkeypatch.setattr(torch.Tensor, name, forbidden(f"Tensor.{name}"))
+        monkeypatch.setattr(torch, "nonzero", forbidden("torch.nonzero"))
+        for _ in range(50):
+            _, _, terminated, truncated, _ = env.step(actions)
+            done += terminated | truncated
+        monkeypatch.undo()
+        assert (done >= 50 // 3).all(), f"every env must reset about every 3 steps, got {done}"
+    finally:
+        monkeypatch.undo()
+        _close(env)
+
+
+def test_final_obs_uses_core_index_reset():
+    """With ``compute_final_obs`` the step returns through core's index path and exposes the terminal obs."""
+    env = _make_env("Isaac-Cartpole-Direct-v0", 4, compute_final_obs=True)
+    try:
+        env.reset(seed=0)
+        env.reset_time_outs[:] = torch.tensor([False, True, False, False])
+        env.reset_terminated[:] = False
+        env.reset_buf = env.reset_time_outs.clone()
+        ids = env._reset_envs_from_buffer()
+        assert ids.tolist() == [1]
+        assert env.extras["final_obs"]["policy"].shape == (4, 4)
+    finally:
+        _close(env)
