@@ -8,7 +8,9 @@ subclass resets its own state in :meth:`MaskResetMixin._reset_masked_task` with 
 ``torch.where``, sampling its randomization for all envs and keeping it only where the mask is set.
 
 Configurations the mask path cannot serve (terminal observations, RTX rerenders on reset, reset events, noise
-models, which core resets by index) go through core's index path unchanged.
+models, which core resets by index) go through core's index path unchanged. So do CPU simulations unless
+:attr:`MaskResetMixin.mask_reset_on_cpu` is set: there ``nonzero`` does not synchronize with a device, and the
+index path skips all reset work on steps where no env is done, while the mask path runs it on every step.
 """
 
 from __future__ import annotations
@@ -24,14 +26,19 @@ class MaskResetMixin:
     :meth:`_reset_masked_task`.
     """
 
+    mask_reset_on_cpu: bool = False
+    """Reset by mask on CPU too (for checking the mask path without a GPU; slower there, see the module notes)."""
+
     def __init__(self, cfg, render_mode: str | None = None, **kwargs):
         super().__init__(cfg, render_mode, **kwargs)
         self._reset_mask = torch.zeros(self.num_envs, dtype=torch.bool, device=self.device)
         self._reset_mask_wp = wp.from_torch(self._reset_mask, dtype=wp.bool)
 
     def _mask_reset_supported(self) -> bool:
-        """Whether this configuration may reset without indices (core's conditions plus index-only managers)."""
+        """Whether to reset by mask: core's conditions hold, no index-only managers, not CPU (unless opted in)."""
         cfg = self.cfg
+        if torch.device(self.device).type == "cpu" and not self.mask_reset_on_cpu:
+            return False
         if cfg.compute_final_obs or (self.has_rtx_sensors and cfg.num_rerenders_on_reset > 0):
             return False
         if cfg.action_noise_model or cfg.observation_noise_model:

@@ -22,8 +22,8 @@ FIXED_RESET = {
 }
 
 
-def _make_env(task: str, num_envs: int, **overrides):
-    """Build ``task`` on CPU with ``num_envs`` envs and the given cfg overrides; returns the unwrapped env."""
+def _make_env(task: str, num_envs: int, *, mask_on_cpu: bool = True, **overrides):
+    """Build ``task`` on CPU with ``num_envs`` envs and cfg overrides; the unwrapped env, mask path opted in."""
     import gymnasium as gym
     from isaaclab.sim import SimulationContext
 
@@ -36,7 +36,9 @@ def _make_env(task: str, num_envs: int, **overrides):
     cfg.sim.device = "cpu"
     for name, value in overrides.items():
         setattr(cfg, name, value)
-    return gym.make(task, cfg=cfg).unwrapped
+    env = gym.make(task, cfg=cfg).unwrapped
+    env.mask_reset_on_cpu = mask_on_cpu
+    return env
 
 
 def _close(env) -> None:
@@ -217,5 +219,18 @@ def test_final_obs_uses_core_index_reset():
         ids = env._reset_envs_from_buffer()
         assert ids.tolist() == [1]
         assert env.extras["final_obs"]["policy"].shape == (4, 4)
+    finally:
+        _close(env)
+
+
+def test_cpu_resets_by_index_unless_opted_in():
+    """On CPU the mask path is opt-in: by default the step resets through core's index path."""
+    env = _make_env("Isaac-Cartpole-Direct-v0", 4, mask_on_cpu=False)
+    try:
+        env.reset(seed=0)
+        env.reset_buf = torch.tensor([False, False, True, False])
+        assert env._reset_envs_from_buffer().tolist() == [2]
+        env.mask_reset_on_cpu = True
+        assert env._reset_envs_from_buffer() is None
     finally:
         _close(env)
