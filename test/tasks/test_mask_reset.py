@@ -179,7 +179,7 @@ def test_mask_reset_samples_in_range_and_keeps_other_envs(task):
 
 @pytest.mark.parametrize("task", DIRECT_TASKS)
 def test_step_with_resets_reads_no_device_data(task, monkeypatch):
-    """50 steps with staggered 3-step episodes call no nonzero, item, tolist or bool of a tensor."""
+    """50 steps with staggered 3-step episodes call no nonzero, item, tolist or bool/int/float/index of a tensor."""
 
     env = _make_env(task, 4)
     try:
@@ -195,7 +195,8 @@ def test_step_with_resets_reads_no_device_data(task, monkeypatch):
 
             return fn
 
-        for name in ("nonzero", "item", "tolist", "__bool__"):
+        # not .numpy()/.cpu(): on CPU Warp passes torch tensors to kernels through __array__ (no device to sync)
+        for name in ("nonzero", "item", "tolist", "__bool__", "__int__", "__float__", "__index__"):
             monkeypatch.setattr(torch.Tensor, name, forbidden(f"Tensor.{name}"))
         monkeypatch.setattr(torch, "nonzero", forbidden("torch.nonzero"))
         for _ in range(50):
