@@ -11,6 +11,7 @@ from .mpm_manager import NewtonMPMManager
 from .mpm_manager_cfg import MPMSolverCfg
 from .newton_manager import NewtonManager
 from .newton_manager_cfg import NewtonCfg, NewtonCollisionPipelineCfg, NewtonSolverCfg
+from .scene_index import ENTITY_KINDS, BodySelection, PrimEntities, SceneIndex
 from .semi_implicit_manager import NewtonSemiImplicitManager
 from .semi_implicit_manager_cfg import SemiImplicitSolverCfg
 from .vbd_manager import NewtonVBDManager
@@ -19,6 +20,8 @@ from .xpbd_manager import NewtonXPBDManager
 from .xpbd_manager_cfg import XPBDSolverCfg
 
 __all__ = [
+    "ENTITY_KINDS",
+    "BodySelection",
     "FeatherstoneSolverCfg",
     "KaminoPADMMCfg",
     "KaminoPADMMSolverCfg",
@@ -38,6 +41,8 @@ __all__ = [
     "NewtonSolverCfg",
     "NewtonVBDManager",
     "NewtonXPBDManager",
+    "PrimEntities",
+    "SceneIndex",
     "SemiImplicitSolverCfg",
     "VBDSolverCfg",
     "XPBDSolverCfg",

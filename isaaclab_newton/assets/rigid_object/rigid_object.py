@@ -13,7 +13,6 @@ from isaaclab.utils.string import resolve_matching_names
 from isaaclab.utils.warp import ProxyArray
 from newton.selection import ArticulationView
 
-from ...cloner import get_scene_layout
 from ...physics import NewtonManager
 from ..articulation.binding import ArticulationBinding
 from ..newton_asset import Ids, NewtonAssetMixin
@@ -108,9 +107,7 @@ class RigidObject(NewtonAssetMixin, BaseRigidObject):
             ValueError: If the cloned asset holds no body (e.g. collision shapes without ``RigidBodyAPI``, which
                 Newton imports as static geometry).
         """
-        scene = get_scene_layout()
-        layout = scene.find(self.cfg.prim_path) if scene is not None else None
-        if layout is not None and layout.counts["body"] == 0:
+        if NewtonManager.get_scene_index().find(self.cfg.prim_path).count("body") == 0:
             raise ValueError(
                 f"RigidObject {self.cfg.prim_path!r} has no rigid body: the prim carries no UsdPhysics.RigidBodyAPI,"
                 " so Newton imported it as static collision geometry. Add rigid_props=[UsdPhysicsRigidBodyCfg()] to"

@@ -9,7 +9,7 @@ import warp as wp
 from isaaclab.sensors.frame_transformer.base_frame_transformer import BaseFrameTransformer
 
 from ...physics.newton_manager import NewtonManager
-from ..body_lookup import resolve_env_bodies, resolve_env_matching_bodies
+from ..body_lookup import select_env_bodies
 from .frame_transformer_data import FrameTransformerData
 
 if TYPE_CHECKING:
@@ -57,12 +57,15 @@ class FrameTransformer(BaseFrameTransformer):
         model = NewtonManager.get_model()
         if model is None:
             raise RuntimeError("FrameTransformer initialization needs a finalized Newton model (PHYSICS_READY).")
-        source = resolve_env_bodies(model, self.cfg.prim_path, self._num_envs)
+        source = select_env_bodies(
+            self.cfg.prim_path, self._num_envs, mode="ancestor", what="FrameTransformerCfg.prim_path"
+        ).body_indices[:, 0]
         columns, offsets, names = [], [], []
         for frame in self.cfg.target_frames:
-            bodies, body_names = resolve_env_matching_bodies(
-                model, [frame.prim_path], self._num_envs, what="FrameTransformerCfg.target_frames prim_path"
+            selection = select_env_bodies(
+                frame.prim_path, self._num_envs, mode="exact", what="FrameTransformerCfg.target_frames prim_path"
             )
+            bodies, body_names = selection.body_indices, selection.names
             if frame.name is not None and bodies.shape[1] != 1:
                 raise ValueError(
                     f"FrameCfg(name={frame.name!r}) names one frame but {frame.prim_path!r} matches"

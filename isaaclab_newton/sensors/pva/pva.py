@@ -8,7 +8,7 @@ import warp as wp
 from isaaclab.sensors.pva.base_pva import BasePva
 
 from ...physics.newton_manager import NewtonManager
-from ..body_lookup import resolve_env_bodies
+from ..body_lookup import select_env_bodies
 from .pva_data import PvaData
 
 if TYPE_CHECKING:
@@ -49,8 +49,8 @@ class Pva(BasePva):
         model = NewtonManager.get_model()
         if model is None:
             raise RuntimeError("Pva initialization needs a finalized Newton model (PHYSICS_READY).")
-        bodies = resolve_env_bodies(model, self.cfg.prim_path, self._num_envs)
-        self._bodies = wp.array(bodies, dtype=wp.int32, device=self._device)
+        selection = select_env_bodies(self.cfg.prim_path, self._num_envs, mode="ancestor", what="PvaCfg.prim_path")
+        self._bodies = wp.array(selection.body_indices[:, 0], dtype=wp.int32, device=self._device)
         self._offset = wp.transform(wp.vec3(*self.cfg.offset.pos), wp.quat(*self.cfg.offset.rot))
         self._data = PvaData(self._num_envs, self._device)
 
