@@ -117,3 +117,57 @@ def test_mjwarp_ccd_iterations_reach_mujoco_warp(make_sim):
     scenes.add_dropped_box(NewtonManager.create_builder())
     sim.reset()
     assert int(NewtonManager.get_solver().mjw_model.opt.ccd_iterations) == 35
+
+
+def test_solver_cfgs_name_the_exported_managers():
+    """Every solver cfg's class_type resolves to the manager exported from isaaclab_newton.physics."""
+    from isaaclab.utils.string import string_to_callable
+
+    import isaaclab_newton.physics as physics
+
+    pairs = {
+        "MJWarpSolverCfg": "NewtonMJWarpManager",
+        "XPBDSolverCfg": "NewtonXPBDManager",
+        "FeatherstoneSolverCfg": "NewtonFeatherstoneManager",
+        "SemiImplicitSolverCfg": "NewtonSemiImplicitManager",
+        "VBDSolverCfg": "NewtonVBDManager",
+        "KaminoSolverCfg": "NewtonKaminoManager",
+        "MPMSolverCfg": "NewtonMPMManager",
+    }
+    for cfg_name, manager_name in pairs.items():
+        class_type = physics.NewtonCfg(solver_cfg=getattr(physics, cfg_name)()).class_type
+        resolved = string_to_callable(class_type) if isinstance(class_type, str) else class_type
+        assert resolved is getattr(physics, manager_name)
+
+
+def test_load_visual_shapes_false_skips_mjcf_visual_geoms(tmp_path):
+    """An MJCF body with one collider and one visual-only geom imports one shape without visuals, two with."""
+    import warp as wp
+
+    from isaaclab_newton.cloner.source_builder import import_file_asset
+    from isaaclab_newton.sim.spawners import MjcfFileCfg
+
+    path = tmp_path / "visual.xml"
+    path.write_text(
+        '<mujoco><worldbody><body name="b" pos="0 0 1"><freejoint/><geom type="box" size="0.1 0.1 0.1"/>'
+        '<geom type="sphere" size="0.05" contype="0" conaffinity="0" group="1"/></body></worldbody></mujoco>'
+    )
+    counts = {}
+    for visuals in (True, False):
+        builder = newton.ModelBuilder()
+        spawn = MjcfFileCfg(asset_path=str(path), floating=True)
+        import_file_asset(builder, spawn, wp.transform_identity(), load_visual_shapes=visuals)
+        counts[visuals] = builder.shape_count
+    assert counts == {True: 2, False: 1}
+
+
+def test_load_visual_shapes_false_rejects_urdf():
+    """URDF visuals cannot be skipped by Newton's importer, so the field is rejected by name."""
+    import warp as wp
+
+    from isaaclab_newton.cloner.source_builder import import_file_asset
+    from isaaclab_newton.sim.spawners import UrdfFileCfg
+
+    spawn = UrdfFileCfg(asset_path="robot.urdf")
+    with pytest.raises(ValueError, match="load_visual_shapes=False"):
+        import_file_asset(newton.ModelBuilder(), spawn, wp.transform_identity(), load_visual_shapes=False)
