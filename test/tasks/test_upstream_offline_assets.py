@@ -20,6 +20,10 @@ RUNS = [
     ("Isaac-Cartpole", "newton_mjwarp", 300, 4),
     ("Isaac-Ant-Direct", "newton_mjwarp", 30, 60),
     ("Isaac-Humanoid-Direct", "newton_mjwarp", 30, 87),
+    ("Isaac-Ant", "newton_mjwarp", 20, 60),
+    ("Isaac-Humanoid", "newton_mjwarp", 20, 87),
+    ("IsaacContrib-Cartpole-Showcase-Direct", "newton_mjwarp", 20, 4),
+    ("Isaac-Cartpole-Direct", "newton_kamino", 20, 4),
 ]
 
 
@@ -50,7 +54,7 @@ def _env(asset_root: pathlib.Path) -> dict[str, str]:
 
 @pytest.mark.parametrize(("task", "preset", "steps", "obs_size"), RUNS)
 def test_upstream_task_steps_on_offline_assets(asset_root, task, preset, steps, obs_size):
-    """The task builds on NewtonMJWarpManager with 16 CPU envs and keeps observations finite while stepping."""
+    """The task builds on the preset's manager with 16 CPU envs and keeps observations finite while stepping."""
     result = subprocess.run(
         [sys.executable, str(RUNNER), task, str(steps), "16", preset],
         env=_env(asset_root),
@@ -60,7 +64,8 @@ def test_upstream_task_steps_on_offline_assets(asset_root, task, preset, steps, 
     )
     assert result.returncode == 0, result.stderr[-3000:]
     report = json.loads(result.stdout.strip().splitlines()[-1])
-    assert report == {"manager": "NewtonMJWarpManager", "obs_shape": [16, obs_size], "finite": True, "steps": steps}
+    manager = {"newton_mjwarp": "NewtonMJWarpManager", "newton_kamino": "NewtonKaminoManager"}[preset]
+    assert report == {"manager": manager, "obs_shape": [16, obs_size], "finite": True, "steps": steps}
 
 
 def test_random_agent_script_runs_upstream_task(asset_root):
