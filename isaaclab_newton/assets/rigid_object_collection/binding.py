@@ -41,6 +41,9 @@ def find_collection_objects(cfgs: dict[str, RigidObjectCfg]) -> list[tuple[str, 
 class CollectionBinding:
     """Per-env index tensors of the K objects of a collection (each a free body with its free joint).
 
+    ``root_body`` (the first object) only serves the shared data layer's root quantities, which the collection
+    replaces by per-object ones.
+
     Args:
         cfgs: The collection's rigid object configurations, in object order.
         device: Torch device of the index tensors.
@@ -70,3 +73,5 @@ class CollectionBinding:
         self.root_coord = torch.as_tensor(model.joint_q_start.numpy()[joints], device=device)
         self.root_dof = torch.as_tensor(model.joint_qd_start.numpy()[joints], device=device)
         self.world_ids = torch.as_tensor(body_world[bodies[:, 0]], dtype=torch.long, device=device)
+        self.root_body = self.body_indices[:, 0]
+        self.articulation_ids = model.joint_articulation.numpy()[joints].astype(np.int32)

@@ -74,11 +74,6 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         """Object names (the keys of ``cfg.rigid_objects``), in column order."""
         return list(self._binding.body_names)
 
-    @property
-    def root_view(self):
-        """Not supported: the collection reads the state directly (see :attr:`data`)."""
-        raise NotImplementedError("RigidObjectCollection.root_view is not supported by the Newton backend yet.")
-
     def find_bodies(
         self, name_keys: str | Sequence[str], preserve_order: bool = False, *, as_proxy: bool = False
     ) -> tuple[torch.Tensor | ProxyArray, list[str]]:
@@ -94,9 +89,9 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         Raises:
             ValueError: If ``object_ids`` selects a subset of the objects (worlds reset as a whole).
         """
-        if object_ids is not None and len(self._body_tensor(object_ids)) != self.num_bodies:
+        if object_ids is not None and len(self._index_tensor(object_ids, self._all_bodies)) != self.num_bodies:
             raise ValueError("RigidObjectCollection.reset() resets whole environments; pass object_ids=None.")
-        self._reset_worlds(self._env_tensor(env_ids, env_mask))
+        self._reset_worlds(*self._rows(env_ids, env_mask))
 
     def write_data_to_sim(self) -> None:
         """Apply the composed wrenches."""
@@ -107,46 +102,43 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         self._data.update(dt)
 
     # -- writes ----------------------------------------------------------------------------------------
+    # Index writes take (len(env_ids), len(body_ids), ...) values; mask writes take full-sized values and blend them
+    # in under the env and body masks (no host reads). Forward kinematics of the written worlds is queued.
 
     def write_body_pose_to_sim_index(self, *, body_poses, body_ids=None, env_ids=None, skip_forward=False) -> None:
         """Write body-frame poses (world frame) of the selected envs and objects."""
-        envs, objs = self._env_tensor(env_ids, None), self._body_tensor(body_ids)
-        self._write_link_pose(self._as_torch(body_poses), envs, objs)
-        self._after_state_write(skip_forward)
+        self._write_link_pose(self._as_torch(body_poses), *self._rows(env_ids, None), self._objs(body_ids, None))
 
     def write_body_pose_to_sim_mask(self, *, body_poses, body_mask=None, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_body_pose_to_sim_index` (full-sized ``body_poses``)."""
-        envs, objs = self._mask_tensor(env_mask, self._all_envs), self._mask_tensor(body_mask, self._all_bodies)
-        self._write_link_pose(self._as_torch(body_poses)[envs][:, objs], envs, objs)
-        self._after_state_write(skip_forward)
+        self._write_link_pose(self._as_torch(body_poses), *self._rows(None, env_mask), self._objs(None, body_mask))
 
     write_body_link_pose_to_sim_index = write_body_pose_to_sim_index
     write_body_link_pose_to_sim_mask = write_body_pose_to_sim_mask
 
     def write_body_com_pose_to_sim_index(self, *, body_poses, body_ids=None, env_ids=None, skip_forward=False):
         """Write center-of-mass poses (world frame): each body frame is placed so its CoM lands there."""
-        envs, objs = self._env_tensor(env_ids, None), self._body_tensor(body_ids)
-        self._write_link_pose(self._com_to_link_pose(self._as_torch(body_poses), envs, objs), envs, objs)
-        self._after_state_write(skip_forward)
+        rows, mask = self._rows(env_ids, None)
+        objs = self._objs(body_ids, None)
+        self._write_link_pose(self._com_to_link_pose(self._as_torch(body_poses), rows, objs[0]), rows, mask, objs)
 
     def write_body_com_pose_to_sim_mask(self, *, body_poses, body_mask=None, env_mask=None, skip_forward=False):
         """Mask variant of :meth:`write_body_com_pose_to_sim_index`."""
-        envs, objs = self._mask_tensor(env_mask, self._all_envs), self._mask_tensor(body_mask, self._all_bodies)
-        poses = self._com_to_link_pose(self._as_torch(body_poses)[envs][:, objs], envs, objs)
-        self._write_link_pose(poses, envs, objs)
-        self._after_state_write(skip_forward)
+        rows, mask = self._rows(None, env_mask)
+        objs = self._objs(None, body_mask)
+        self._write_link_pose(self._com_to_link_pose(self._as_torch(body_poses), rows, objs[0]), rows, mask, objs)
 
     def write_body_velocity_to_sim_index(self, *, body_velocities, body_ids=None, env_ids=None, skip_forward=False):
         """Write center-of-mass twists (world frame) of the selected envs and objects."""
-        envs, objs = self._env_tensor(env_ids, None), self._body_tensor(body_ids)
-        self._write_com_velocity(self._as_torch(body_velocities), envs, objs)
-        self._after_state_write(skip_forward)
+        self._write_com_velocity(
+            self._as_torch(body_velocities), *self._rows(env_ids, None), self._objs(body_ids, None)
+        )
 
     def write_body_velocity_to_sim_mask(self, *, body_velocities, body_mask=None, env_mask=None, skip_forward=False):
         """Mask variant of :meth:`write_body_velocity_to_sim_index`."""
-        envs, objs = self._mask_tensor(env_mask, self._all_envs), self._mask_tensor(body_mask, self._all_bodies)
-        self._write_com_velocity(self._as_torch(body_velocities)[envs][:, objs], envs, objs)
-        self._after_state_write(skip_forward)
+        self._write_com_velocity(
+            self._as_torch(body_velocities), *self._rows(None, env_mask), self._objs(None, body_mask)
+        )
 
     write_body_com_velocity_to_sim_index = write_body_velocity_to_sim_index
     write_body_com_velocity_to_sim_mask = write_body_velocity_to_sim_mask
@@ -155,42 +147,36 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         self, *, body_velocities, body_ids=None, env_ids=None, skip_forward=False
     ):
         """Write twists of the body frame origins (world frame), converted to center-of-mass twists."""
-        envs, objs = self._env_tensor(env_ids, None), self._body_tensor(body_ids)
-        vel = self._link_to_com_velocity(self._as_torch(body_velocities), envs, objs)
-        self._write_com_velocity(vel, envs, objs)
-        self._after_state_write(skip_forward)
+        rows, mask = self._rows(env_ids, None)
+        objs = self._objs(body_ids, None)
+        vel = self._link_to_com_velocity(self._as_torch(body_velocities), rows, objs[0])
+        self._write_com_velocity(vel, rows, mask, objs)
 
     def write_body_link_velocity_to_sim_mask(
         self, *, body_velocities, body_mask=None, env_mask=None, skip_forward=False
     ):
         """Mask variant of :meth:`write_body_link_velocity_to_sim_index`."""
-        envs, objs = self._mask_tensor(env_mask, self._all_envs), self._mask_tensor(body_mask, self._all_bodies)
-        vel = self._link_to_com_velocity(self._as_torch(body_velocities)[envs][:, objs], envs, objs)
-        self._write_com_velocity(vel, envs, objs)
-        self._after_state_write(skip_forward)
+        rows, mask = self._rows(None, env_mask)
+        objs = self._objs(None, body_mask)
+        vel = self._link_to_com_velocity(self._as_torch(body_velocities), rows, objs[0])
+        self._write_com_velocity(vel, rows, mask, objs)
 
     def write_body_state_to_sim(self, body_states, env_ids=None, body_ids=None) -> None:
         """Write (E, B, 13) states: body-frame pose (7) and center-of-mass twist (6)."""
         state = self._as_torch(body_states)
-        self.write_body_pose_to_sim_index(
-            body_poses=state[..., :7], env_ids=env_ids, body_ids=body_ids, skip_forward=True
-        )
+        self.write_body_pose_to_sim_index(body_poses=state[..., :7], env_ids=env_ids, body_ids=body_ids)
         self.write_body_velocity_to_sim_index(body_velocities=state[..., 7:], env_ids=env_ids, body_ids=body_ids)
 
     def write_body_com_state_to_sim(self, body_states, env_ids=None, body_ids=None) -> None:
         """Write (E, B, 13) states: center-of-mass pose (7) and twist (6)."""
         state = self._as_torch(body_states)
-        self.write_body_com_pose_to_sim_index(
-            body_poses=state[..., :7], env_ids=env_ids, body_ids=body_ids, skip_forward=True
-        )
+        self.write_body_com_pose_to_sim_index(body_poses=state[..., :7], env_ids=env_ids, body_ids=body_ids)
         self.write_body_velocity_to_sim_index(body_velocities=state[..., 7:], env_ids=env_ids, body_ids=body_ids)
 
     def write_body_link_state_to_sim(self, body_states, env_ids=None, body_ids=None) -> None:
         """Write (E, B, 13) states: body-frame pose (7) and body-origin twist (6)."""
         state = self._as_torch(body_states)
-        self.write_body_pose_to_sim_index(
-            body_poses=state[..., :7], env_ids=env_ids, body_ids=body_ids, skip_forward=True
-        )
+        self.write_body_pose_to_sim_index(body_poses=state[..., :7], env_ids=env_ids, body_ids=body_ids)
         self.write_body_link_velocity_to_sim_index(body_velocities=state[..., 7:], env_ids=env_ids, body_ids=body_ids)
 
     # -- internals -------------------------------------------------------------------------------------
@@ -219,50 +205,73 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
     def _invalidate_initialize_callback(self, event: Any) -> None:
         self._is_initialized = False
 
-    def _body_tensor(self, body_ids) -> torch.Tensor:
-        return self._index_tensor(body_ids, self._all_bodies)
+    def _objs(self, body_ids, body_mask) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """The object columns a write covers and, for mask writes, the boolean selection over them (all columns)."""
+        if body_mask is not None:
+            return self._all_bodies, self._bool_tensor(body_mask)
+        return self._index_tensor(body_ids, self._all_bodies), None
 
-    def _com_offset(self, envs: torch.Tensor, objs: torch.Tensor) -> torch.Tensor:
-        bodies = self._binding.body_indices[envs][:, objs]
-        return wp.to_torch(NewtonManager.get_model().body_com)[bodies].to(self.device)
+    def _com_offset(self, rows: torch.Tensor, objs: torch.Tensor) -> torch.Tensor:
+        return self._data.body_com_pos_b.torch[rows][:, objs]
 
-    def _com_to_link_pose(self, pose: torch.Tensor, envs: torch.Tensor, objs: torch.Tensor) -> torch.Tensor:
+    def _com_to_link_pose(self, pose: torch.Tensor, rows: torch.Tensor, objs: torch.Tensor) -> torch.Tensor:
         quat = pose[..., 3:]
-        return torch.cat((pose[..., :3] - quat_apply(quat, self._com_offset(envs, objs)), quat), -1)
+        return torch.cat((pose[..., :3] - quat_apply(quat, self._com_offset(rows, objs)), quat), -1)
 
-    def _link_to_com_velocity(self, vel: torch.Tensor, envs: torch.Tensor, objs: torch.Tensor) -> torch.Tensor:
-        bodies = self._binding.body_indices[envs][:, objs]
-        quat = wp.to_torch(NewtonManager.get_state_0().body_q)[bodies, 3:]
-        arm = quat_apply(quat, self._com_offset(envs, objs))
+    def _link_to_com_velocity(self, vel: torch.Tensor, rows: torch.Tensor, objs: torch.Tensor) -> torch.Tensor:
+        quat = self._data.body_link_quat_w.torch[rows][:, objs]
+        arm = quat_apply(quat, self._com_offset(rows, objs))
         return torch.cat((vel[..., :3] + torch.cross(vel[..., 3:], arm, dim=-1), vel[..., 3:]), -1)
 
-    def _check_shape(self, value: torch.Tensor, envs: torch.Tensor, objs: torch.Tensor, width: int, what: str):
-        expected = (envs.shape[0], objs.shape[0], width)
+    def _selection(self, rows, mask, objs) -> torch.Tensor | None:
+        """Combined (rows, objects) mask of a mask write, ``None`` for an index write."""
+        objs, obj_mask = objs
+        if mask is None and obj_mask is None:
+            return None
+        env_sel = mask if mask is not None else torch.ones(rows.shape[0], dtype=torch.bool, device=self.device)
+        obj_sel = obj_mask if obj_mask is not None else torch.ones(objs.shape[0], dtype=torch.bool, device=self.device)
+        return env_sel[:, None] & obj_sel[None, :]
+
+    def _check_shape(self, value: torch.Tensor, rows: torch.Tensor, objs: torch.Tensor, width: int, what: str):
+        expected = (rows.shape[0], objs.shape[0], width)
         if tuple(value.shape) != expected:
             raise ValueError(f"{what} must have shape {expected}, got {tuple(value.shape)}.")
 
-    def _write_link_pose(self, pose: torch.Tensor, envs: torch.Tensor, objs: torch.Tensor) -> None:
-        self._check_shape(pose, envs, objs, 7, "body_poses")
+    def _write_link_pose(self, pose, rows, mask, objs) -> None:
+        self._check_shape(pose, rows, objs[0], 7, "body_poses")
+        select = self._selection(rows, mask, objs)
         model = NewtonManager.get_model()
-        joints = self._binding.root_joint[envs][:, objs].reshape(-1)
-        x_c = wp.to_torch(model.joint_X_c)[joints].to(self.device)
-        x_p = wp.to_torch(model.joint_X_p)[joints].to(self.device)
-        q = torch_view(NewtonManager.get_state_0().joint_q)
-        coords = self._binding.root_coord[envs][:, objs].reshape(-1)
-        cols = coords[:, None] + torch.arange(7, device=self.device)[None, :]
-        q[cols] = transform_mul(transform_inv(x_p), transform_mul(pose.reshape(-1, 7), x_c))
-
-    def _write_com_velocity(self, vel: torch.Tensor, envs: torch.Tensor, objs: torch.Tensor) -> None:
-        self._check_shape(vel, envs, objs, 6, "body_velocities")
-        joints = self._binding.root_joint[envs][:, objs].reshape(-1)
-        parent_quat = wp.to_torch(NewtonManager.get_model().joint_X_p)[joints, 3:].to(self.device)
-        flat = vel.reshape(-1, 6)
-        local = torch.cat(
-            (quat_apply_inverse(parent_quat, flat[:, :3]), quat_apply_inverse(parent_quat, flat[:, 3:])), -1
+        joints = self._binding.root_joint[rows][:, objs[0]]
+        x_c, x_p = torch_view(model.joint_X_c)[joints], torch_view(model.joint_X_p)[joints]
+        coords = transform_mul(
+            transform_inv(x_p.reshape(-1, 7)), transform_mul(pose.reshape(-1, 7), x_c.reshape(-1, 7))
         )
-        qd = torch_view(NewtonManager.get_state_0().joint_qd)
-        dofs = self._binding.root_dof[envs][:, objs].reshape(-1)
-        qd[dofs[:, None] + torch.arange(6, device=self.device)[None, :]] = local
+        cols = self._binding.root_coord[rows][:, objs[0], None] + torch.arange(7, device=self.device)
+        self._scatter(torch_view(NewtonManager.get_state_0().joint_q), cols, coords.reshape(cols.shape), select)
+        self._queue_fk(rows, mask)
+
+    def _write_com_velocity(self, vel, rows, mask, objs) -> None:
+        self._check_shape(vel, rows, objs[0], 6, "body_velocities")
+        select = self._selection(rows, mask, objs)
+        joints = self._binding.root_joint[rows][:, objs[0]]
+        parent_quat = torch_view(NewtonManager.get_model().joint_X_p)[joints, 3:]
+        local = torch.cat(
+            (quat_apply_inverse(parent_quat, vel[..., :3]), quat_apply_inverse(parent_quat, vel[..., 3:])), -1
+        )
+        cols = self._binding.root_dof[rows][:, objs[0], None] + torch.arange(6, device=self.device)
+        self._scatter(torch_view(NewtonManager.get_state_0().joint_qd), cols, local, select)
+        self._queue_fk(rows, mask)
+
+    def _queue_fk(self, rows: torch.Tensor, mask: torch.Tensor | None) -> None:
+        """Queue FK of every object articulation of ``rows`` (all objects; masks select rows)."""
+        arts = self._articulations_t[rows.to(self._articulations_t.device)]
+        if mask is None:
+            NewtonManager.note_state_write(wp.from_torch(arts.reshape(-1).contiguous(), dtype=wp.int32))
+            return
+        select = mask.to(arts.device)[:, None].expand_as(arts).reshape(-1).contiguous()
+        NewtonManager.note_state_write(
+            wp.from_torch(arts.reshape(-1).contiguous(), dtype=wp.int32), select=wp.from_torch(select, dtype=wp.bool)
+        )
 
 
 mark_unsupported(RigidObjectCollection, sorted(BaseRigidObjectCollection.__abstractmethods__))
