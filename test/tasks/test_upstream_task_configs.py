@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
 import pytest
 
-from .upstream_survey import survey
+from .upstream_survey import ConfigOutcome
+
+SURVEY = pathlib.Path(__file__).with_name("upstream_survey.py")
+REPO = pathlib.Path(__file__).resolve().parents[2]
 
 OPTIONAL_DEPENDENCIES = {
     "torchvision": "camera observation encoders import torchvision, which this environment does not install",
@@ -23,9 +32,15 @@ NOT_BUILT = {
 
 
 @pytest.fixture(scope="module")
-def outcomes():
-    """Survey of all registered env configs (about a minute on CPU: imports every task module)."""
-    return survey()
+def outcomes() -> list[ConfigOutcome]:
+    """Survey of all registered env configs, in a subprocess (about a minute on CPU: imports every task module)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
+    result = subprocess.run(
+        [sys.executable, str(SURVEY), "--json"], env=env, capture_output=True, text=True, timeout=900
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    return [ConfigOutcome(**{**row, "newton_presets": tuple(row["newton_presets"])}) for row in rows]
 
 
 def test_no_config_fails_on_an_undocumented_name_from_our_packages(outcomes):

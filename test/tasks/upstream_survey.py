@@ -1,11 +1,16 @@
 """Instantiate every ``isaaclab_tasks`` env config under each of its Newton physics presets (no tests here).
 
-Run as a script for a report: ``python test/tasks/upstream_survey.py``.
+Run as a script for a report: ``python test/tasks/upstream_survey.py`` (``--json`` prints one JSON object per
+config). The tests run it in a subprocess: ``isaaclab_tasks`` registers unversioned ids (``Isaac-Ant-Direct``) that
+gymnasium refuses next to our versioned ones (``Isaac-Ant-Direct-v0``) in one process.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
+import json
+import sys
 import traceback
 import warnings
 from dataclasses import dataclass
@@ -74,6 +79,10 @@ def survey() -> list[ConfigOutcome]:
 
 if __name__ == "__main__":
     results = survey()
+    if "--json" in sys.argv:
+        for outcome in results:
+            print(json.dumps(dataclasses.asdict(outcome)))
+        sys.exit(0)
     for outcome in results:
         status = "ok" if outcome.error is None else ("OURS" if outcome.ours else "other")
         print(f"{status:5s} {outcome.task} {list(outcome.newton_presets)} {outcome.error or ''}")
