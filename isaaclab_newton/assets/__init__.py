@@ -2,5 +2,13 @@
 
 from .articulation import Articulation, ArticulationData
 from .rigid_object import RigidObject, RigidObjectData
+from .rigid_object_collection import RigidObjectCollection, RigidObjectCollectionData
 
-__all__ = ["Articulation", "ArticulationData", "RigidObject", "RigidObjectData"]
+__all__ = [
+    "Articulation",
+    "ArticulationData",
+    "RigidObject",
+    "RigidObjectCollection",
+    "RigidObjectCollectionData",
+    "RigidObjectData",
+]
