@@ -7,11 +7,12 @@ from dataclasses import dataclass, field
 import newton
 import numpy as np
 
-_COUNTERS = ("body", "joint", "articulation", "shape", "joint_dof", "joint_coord")
+_COUNTERS = ("body", "joint", "articulation", "shape", "joint_dof", "joint_coord", "particle", "tri", "tet")
 
 
 def builder_counts(builder: newton.ModelBuilder) -> dict[str, int]:
-    """Return the builder's current entity counts (bodies, joints, articulations, shapes, DOFs, coordinates)."""
+    """Return the builder's current entity counts (bodies, joints, articulations, shapes, DOFs, coordinates,
+    particles, triangles, tetrahedra)."""
     return {
         "body": builder.body_count,
         "joint": builder.joint_count,
@@ -19,6 +20,9 @@ def builder_counts(builder: newton.ModelBuilder) -> dict[str, int]:
         "shape": builder.shape_count,
         "joint_dof": builder.joint_dof_count,
         "joint_coord": builder.joint_coord_count,
+        "particle": builder.particle_count,
+        "tri": builder.tri_count,
+        "tet": builder.tet_count,
     }
 
 
@@ -27,8 +31,8 @@ class AssetLayout:
     """Index ranges of one declared asset in every world that holds it.
 
     ``starts[kind][i]`` is the first model index of entity ``kind`` (``body``, ``joint``, ``articulation``,
-    ``shape``, ``joint_dof``, ``joint_coord``) of the asset in world ``world_ids[i]``; ``counts[kind]`` is how
-    many it owns per world (the same in every world).
+    ``shape``, ``joint_dof``, ``joint_coord``, ``particle``, ``tri``, ``tet``) of the asset in world
+    ``world_ids[i]``; ``counts[kind]`` is how many it owns per world (the same in every world).
     """
 
     prim_path: str

@@ -8,6 +8,8 @@ import newton
 import numpy as np
 import warp as wp
 
+from ..sim.spawners.deformable_spawners import add_deformable
+from ..sim.spawners.deformable_spawners_cfg import DeformableSpawnerCfg
 from ..sim.spawners.file_spawners_cfg import GroundPlaneCfg, NewtonFileCfg
 
 
@@ -147,6 +149,9 @@ def add_asset_prototype(
         import_file_asset(builder, spawn, init_transform(cfg))
         root = spawn.root_path if spawn.file_format == "usd" else ""
         relabel(builder, before, prefix, strip="" if root == "/" else root)
+        return True
+    if isinstance(spawn, DeformableSpawnerCfg):
+        add_deformable(builder, spawn, init_transform(cfg), label=prefix)
         return True
     if isinstance(spawn, GroundPlaneCfg):
         pose = init_transform(cfg)
