@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import newton
@@ -9,7 +10,7 @@ import numpy as np
 import warp as wp
 from isaaclab.cloner.clone_plan import path as cloner_path
 
-from .layout import AssetLayout, SceneLayout, builder_counts, set_scene_layout
+from ..physics.scene_index import PrimEntities, builder_counts
 from .source_builder import add_asset_prototype
 
 if TYPE_CHECKING:
@@ -25,7 +26,8 @@ class NewtonReplicateContext:
     :mod:`isaaclab_newton.sim.spawners` configurations, ``add_usd`` on the stage for assets that core's
     spawners authored) and replicates it into one Newton world per environment, placed at the plan's
     environment origins. Shared assets (the ground) go to the shared world ``-1``. The finished builder is
-    handed to :meth:`NewtonManager.set_builder`; :func:`get_scene_layout` tells assets where they landed.
+    handed to :meth:`NewtonManager.set_builder` together with every asset's per-world index ranges, which become
+    the manager's :class:`~isaaclab_newton.physics.scene_index.SceneIndex` when the model is finalized.
     """
 
     replicate_priority: int = 0
@@ -34,15 +36,15 @@ class NewtonReplicateContext:
     def __init__(self, sim: SimulationContext):
         self._sim = sim
 
-    def replicate(self, plan: ClonePlan, asset_prototype_ids: tuple[int, ...]) -> SceneLayout:
-        """Build and publish the replicated builder.
+    def replicate(self, plan: ClonePlan, asset_prototype_ids: tuple[int, ...]) -> dict[str, PrimEntities]:
+        """Build the replicated builder and hand it to the manager with its declared prims.
 
         Args:
             plan: The simulation's clone plan.
             asset_prototype_ids: Asset prototypes routed to physics (shared and per-world).
 
         Returns:
-            The index layout of every cloned asset (also published through :func:`get_scene_layout`).
+            The entities of every cloned asset, keyed by the asset configuration's prim path.
         """
         manager = self._sim.physics_manager
         stage = getattr(self._sim, "stage", None)
@@ -54,9 +56,10 @@ class NewtonReplicateContext:
         num_worlds = int(layout_ids.shape[0])
         source_paths = cloner_path.get_asset_prototype_paths(plan)
         env_root = plan.env_template.format(0)
+        labels = [plan.env_template.format(w) for w in range(num_worlds)]
 
         builder = manager.create_builder()
-        scene = SceneLayout(builder=builder, num_worlds=num_worlds)
+        records: dict[str, list[_Record]] = {}
 
         # shared world -1: ground and other global assets
         for asset in members[starts[0] : starts[1]]:
@@ -64,11 +67,14 @@ class NewtonReplicateContext:
                 continue
             before = builder_counts(builder)
             cfg = plan.asset_cfgs[asset]
-            if add_asset_prototype(builder, cfg, source_paths[asset], stage, env_root=None):
-                scene.assets[cfg.prim_path] = _layout(cfg.prim_path, np.array([-1]), [before], builder_counts(builder))
+            prefix = add_asset_prototype(builder, cfg, source_paths[asset], stage, env_root=None)
+            if prefix is not None:
+                after = builder_counts(builder)
+                counts = {k: after[k] - before[k] for k in after}
+                records.setdefault(cfg.prim_path, []).append(_Record(-1, prefix, before, counts))
 
         # one source builder per world prototype, recording each asset's local ranges
-        prototypes: dict[int, tuple[newton.ModelBuilder, list[tuple[Any, dict, dict]]]] = {}
+        prototypes: dict[int, tuple[newton.ModelBuilder, list[tuple[Any, str, dict, dict]]]] = {}
         for proto_id in np.unique(layout_ids):
             proto = manager.create_builder()
             ranges = []
@@ -78,13 +84,14 @@ class NewtonReplicateContext:
                 cfg = plan.asset_cfgs[asset]
                 before = builder_counts(proto)
                 source = source_paths[asset]
-                if add_asset_prototype(proto, cfg, source, stage, env_root=_env_root_of(source, plan, env_root)):
-                    ranges.append((cfg, before, builder_counts(proto)))
+                prefix = add_asset_prototype(proto, cfg, source, stage, env_root=_env_root_of(source, plan, env_root))
+                if prefix is not None:
+                    after = builder_counts(proto)
+                    ranges.append((cfg, prefix, before, {k: after[k] - before[k] for k in after}))
             prototypes[int(proto_id)] = (proto, ranges)
 
         positions = np.zeros((num_worlds, 3)) if plan.positions is None else np.asarray(plan.positions, dtype=float)
         xforms = [wp.transform(tuple(float(v) for v in p), wp.quat_identity()) for p in positions]
-        labels = [plan.env_template.format(w) for w in range(num_worlds)]
 
         world_offsets: list[dict[str, int]] = []
         if len(prototypes) == 1:
@@ -100,49 +107,45 @@ class NewtonReplicateContext:
                 builder.add_world(prototypes[int(layout_ids[w])][0], xform=xforms[w], label_prefix=labels[w])
 
         for proto_id, (_, ranges) in prototypes.items():
-            worlds = np.flatnonzero(layout_ids == proto_id)
-            for cfg, before, after in ranges:
-                shifted = [{k: world_offsets[w][k] + before[k] for k in before} for w in worlds]
-                layout = _layout(cfg.prim_path, worlds, shifted, after, local_before=before)
-                scene.assets[cfg.prim_path] = _merge(scene.assets.get(cfg.prim_path), layout)
+            for w in np.flatnonzero(layout_ids == proto_id):
+                for cfg, prefix, before, counts in ranges:
+                    first = {k: world_offsets[w][k] + before[k] for k in before}
+                    path = f"{labels[w]}/{prefix}" if prefix else labels[w]
+                    records.setdefault(cfg.prim_path, []).append(_Record(int(w), path, first, counts))
 
-        manager.set_builder(builder)
-        set_scene_layout(scene)
-        return scene
-
-
-def _layout(
-    prim_path: str,
-    worlds: np.ndarray,
-    world_starts: list[dict[str, int]],
-    after: dict[str, int],
-    *,
-    local_before: dict[str, int] | None = None,
-) -> AssetLayout:
-    """Build an :class:`AssetLayout` from per-world start counts and the counts after the asset was added."""
-    first = local_before if local_before is not None else world_starts[0]
-    counts = {k: after[k] - first[k] for k in after}
-    starts = {k: np.array([s[k] for s in world_starts], dtype=np.int64) for k in after}
-    return AssetLayout(prim_path=prim_path, world_ids=np.asarray(worlds, dtype=np.int64), starts=starts, counts=counts)
+        prims = {path: _declare(path, recs) for path, recs in records.items()}
+        manager.set_builder(builder, prims=prims)
+        return prims
 
 
-def _merge(existing: AssetLayout | None, new: AssetLayout) -> AssetLayout:
-    """Combine the layouts of one declared asset's spawn variants (world prototypes) into one, by world id.
+@dataclass(frozen=True)
+class _Record:
+    """One instance of a cloned asset: its world, concrete prim path, first model indices and counts."""
+
+    world: int
+    path: str
+    starts: dict[str, int]
+    counts: dict[str, int]
+
+
+def _declare(prim_path: str, records: list[_Record]) -> PrimEntities:
+    """Combine an asset's instances (over worlds and spawn variants) into one entry ordered by world.
 
     Raises:
         ValueError: If the variants differ in entity counts (one asset needs the same layout in every world).
     """
-    if existing is None:
-        return new
-    if existing.counts != new.counts:
-        raise ValueError(
-            f"The spawn variants of {new.prim_path!r} differ in their entity counts ({existing.counts} vs"
-            f" {new.counts}); every variant of one asset needs the same numbers of bodies, joints and shapes."
-        )
-    worlds = np.concatenate((existing.world_ids, new.world_ids))
-    order = np.argsort(worlds, kind="stable")
-    starts = {k: np.concatenate((existing.starts[k], new.starts[k]))[order] for k in existing.starts}
-    return AssetLayout(prim_path=new.prim_path, world_ids=worlds[order], starts=starts, counts=dict(new.counts))
+    counts = records[0].counts
+    for rec in records:
+        if rec.counts != counts:
+            raise ValueError(
+                f"The spawn variants of {prim_path!r} differ in their entity counts ({counts} vs {rec.counts}); every"
+                " variant of one asset needs the same numbers of bodies, joints and shapes."
+            )
+    records = sorted(records, key=lambda r: r.world)
+    starts = {k: [r.starts[k] for r in records] for k in counts}
+    return PrimEntities.from_ranges(
+        prim_path, [r.path for r in records], [r.world for r in records], starts=starts, counts=counts
+    )
 
 
 def _env_root_of(source_path: str, plan: ClonePlan, default: str) -> str:

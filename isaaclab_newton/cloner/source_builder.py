@@ -8,6 +8,7 @@ import newton
 import numpy as np
 import warp as wp
 
+from ..physics.scene_index import builder_counts
 from ..sim.spawners.deformable_spawners import add_deformable
 from ..sim.spawners.deformable_spawners_cfg import DeformableSpawnerCfg
 from ..sim.spawners.file_spawners_cfg import GroundPlaneCfg, NewtonFileCfg
@@ -106,7 +107,7 @@ def relabel(builder: newton.ModelBuilder, before: dict[str, int], prefix: str, *
 
     Args:
         builder: Builder whose new entities are relabeled.
-        before: Entity counts before the asset was added (see :func:`~.layout.builder_counts`).
+        before: Entity counts before the asset was added (``scene_index.builder_counts``).
         prefix: Asset path relative to its env root (no leading ``/``), or the absolute path of a shared asset.
         strip: Leading path removed from each label first (the file's root path or the env root).
     """
@@ -123,7 +124,7 @@ def relabel(builder: newton.ModelBuilder, before: dict[str, int], prefix: str, *
 
 def add_asset_prototype(
     builder: newton.ModelBuilder, cfg: Any, source_path: str, stage: Any, *, env_root: str | None
-) -> bool:
+) -> str | None:
     """Add one declared asset to ``builder``.
 
     Args:
@@ -135,10 +136,9 @@ def add_asset_prototype(
             shared assets.
 
     Returns:
-        Whether anything physical was added.
+        The asset's path relative to ``env_root`` (absolute for shared assets) that its entities are labelled
+        under, or ``None`` when nothing physical was added.
     """
-    from .layout import builder_counts
-
     spawn = getattr(cfg, "spawn", None)
     before = builder_counts(builder)
     if env_root is not None and (source_path == env_root or source_path.startswith(env_root.rstrip("/") + "/")):
@@ -149,10 +149,10 @@ def add_asset_prototype(
         import_file_asset(builder, spawn, init_transform(cfg))
         root = spawn.root_path if spawn.file_format == "usd" else ""
         relabel(builder, before, prefix, strip="" if root == "/" else root)
-        return True
+        return prefix
     if isinstance(spawn, DeformableSpawnerCfg):
         add_deformable(builder, spawn, init_transform(cfg), label=prefix)
-        return True
+        return prefix
     if isinstance(spawn, GroundPlaneCfg):
         pose = init_transform(cfg)
         cfg_kwargs = {}
@@ -160,9 +160,9 @@ def add_asset_prototype(
             cfg_kwargs["cfg"] = newton.ModelBuilder.ShapeConfig(mu=spawn.static_friction)
         builder.add_ground_plane(height=float(np.asarray(pose.p)[2]), **cfg_kwargs)
         relabel(builder, before, prefix)
-        return True
+        return prefix
     if stage is None or not has_physics(stage, source_path):
-        return False
+        return None
     builder.add_usd(stage, root_path=source_path, xform=world_to_env_transform(stage, env_root))
     relabel(builder, before, prefix, strip=source_path)
-    return True
+    return prefix

@@ -6,11 +6,14 @@ from .mjwarp_manager_cfg import MJWarpSolverCfg
 from .mpm_manager_cfg import MPMSolverCfg
 from .newton_manager import NewtonManager
 from .newton_manager_cfg import NewtonCfg, NewtonCollisionCfg, NewtonSolverCfg
+from .scene_index import ENTITY_KINDS, BodySelection, PrimEntities, SceneIndex
 from .semi_implicit_manager_cfg import SemiImplicitSolverCfg
 from .vbd_manager_cfg import VBDSolverCfg
 from .xpbd_manager_cfg import XPBDSolverCfg
 
 __all__ = [
+    "ENTITY_KINDS",
+    "BodySelection",
     "FeatherstoneSolverCfg",
     "KaminoPADMMSolverCfg",
     "KaminoSolverCfg",
@@ -20,6 +23,8 @@ __all__ = [
     "NewtonCollisionCfg",
     "NewtonManager",
     "NewtonSolverCfg",
+    "PrimEntities",
+    "SceneIndex",
     "SemiImplicitSolverCfg",
     "VBDSolverCfg",
     "XPBDSolverCfg",

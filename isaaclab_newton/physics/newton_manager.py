@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import warnings
 from abc import abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import newton
@@ -16,6 +16,7 @@ from isaaclab.physics import PhysicsEvent, PhysicsManager
 from . import graph as _graph
 from .newton_manager_cfg import NewtonCfg, NewtonSolverCfg
 from .observables import ObservableRequests, ObservableSchedule, allocate_schedule, normalize_kinds
+from .scene_index import PrimEntities, SceneIndex
 
 if TYPE_CHECKING:
     from isaaclab.sim import SimulationContext
@@ -59,6 +60,8 @@ class NewtonManager(PhysicsManager):
     _contacts: ClassVar[newton.Contacts | None] = None
     _gravity: ClassVar[tuple[float, float, float]] = (0.0, 0.0, -9.81)
     _solver_cfg: ClassVar[NewtonSolverCfg | None] = None
+    _declared_prims: ClassVar[dict[str, PrimEntities]] = {}
+    _scene_index: ClassVar[SceneIndex | None] = None
 
     # -- stepping --
     _num_substeps: ClassVar[int] = 1
@@ -123,18 +126,23 @@ class NewtonManager(PhysicsManager):
         builder = newton.ModelBuilder(up_axis=newton.Axis.Z, gravity=cls._gravity)
         cls._register_builder_attributes(builder)
         NewtonManager._builder = builder
+        NewtonManager._declared_prims = {}
         return builder
 
     @classmethod
-    def set_builder(cls, builder: newton.ModelBuilder) -> None:
+    def set_builder(cls, builder: newton.ModelBuilder, *, prims: Mapping[str, PrimEntities] | None = None) -> None:
         """Use ``builder`` as the scene to finalize on the next hard reset.
 
         Args:
             builder: A populated :class:`newton.ModelBuilder`.
+            prims: Entities of the prims the builder holds, keyed by prim path (the clone context declares every
+                spawned asset). They become the :meth:`get_scene_index` entries; prims not declared are resolved
+                from the model's labels.
         """
         if not isinstance(builder, newton.ModelBuilder):
             raise TypeError(f"set_builder() expects a newton.ModelBuilder, got {type(builder).__name__}.")
         NewtonManager._builder = builder
+        NewtonManager._declared_prims = dict(prims or {})
 
     @classmethod
     def get_builder(cls) -> newton.ModelBuilder | None:
@@ -173,6 +181,7 @@ class NewtonManager(PhysicsManager):
         model = builder.finalize(device=cls.get_device())
         model.set_gravity(cls._gravity)
         NewtonManager._model = model
+        NewtonManager._scene_index = SceneIndex(model, NewtonManager._declared_prims)
         NewtonManager._state_0 = model.state()
         NewtonManager._state_1 = model.state()
         NewtonManager._control = model.control()
@@ -428,6 +437,17 @@ class NewtonManager(PhysicsManager):
     def get_model(cls) -> newton.Model | None:
         """Return the finalized model."""
         return NewtonManager._model
+
+    @classmethod
+    def get_scene_index(cls) -> SceneIndex:
+        """Return the index of which model entities belong to which prim in which world.
+
+        Raises:
+            RuntimeError: If the model is not finalized yet (before ``sim.reset()``).
+        """
+        if NewtonManager._scene_index is None:
+            raise RuntimeError("The scene index exists once the model is finalized: call sim.reset() first.")
+        return NewtonManager._scene_index
 
     @classmethod
     def get_state_0(cls) -> newton.State | None:
@@ -771,7 +791,9 @@ class NewtonManager(PhysicsManager):
         for name in _SLOT_NAMES:
             setattr(NewtonManager, name, None)
         NewtonManager._builder = None
+        NewtonManager._declared_prims = {}
         NewtonManager._model = None
+        NewtonManager._scene_index = None
         NewtonManager._state_0 = None
         NewtonManager._state_1 = None
         NewtonManager._control = None

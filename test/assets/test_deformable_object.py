@@ -62,9 +62,14 @@ def _free_all(cube) -> None:
 
 
 def test_nodes_cloned_into_every_env(soft_scene):
-    """Both envs hold the 27 nodes of the cube, offset by their env origins, root at the nodal mean."""
+    """Both envs hold the 27 nodes and 40 tets of the cube (scene index), offset by their env origins."""
+    from isaaclab_newton.physics import NewtonManager
+
     _, scene, cube = soft_scene
     assert cube.num_instances == 2 and cube.max_sim_vertices_per_body == 27
+    entities = NewtonManager.get_scene_index().find(cube.cfg.prim_path)
+    assert entities.count("particle") == 27 and entities.count("tet") == 40
+    assert (entities.indices("particle") == cube.particle_indices.numpy()).all()
     _free_all(cube)
     pos = cube.data.nodal_pos_w.torch
     assert torch.allclose(cube.data.root_pos_w.torch, pos.mean(dim=1))

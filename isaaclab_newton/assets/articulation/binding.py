@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import re
-
 import newton
 import numpy as np
 import torch
 import warp as wp
 
-from ...cloner import AssetLayout, get_scene_layout
 from ...physics import NewtonManager
 
 
@@ -23,8 +20,11 @@ class ArticulationBinding:
         prim_path: The asset configuration's prim path (regex over environments).
         device: Torch device of the index tensors.
 
+    Rows are the instances of the prim in the manager's scene index (:meth:`NewtonManager.get_scene_index`), in
+    world order; sensors on the same prim read the same rows and body columns.
+
     Raises:
-        RuntimeError: If no cloned asset matches ``prim_path``.
+        ValueError: If no prim of the scene index matches ``prim_path``.
         NotImplementedError: If the articulation has multi-DOF joints below its root.
     """
 
@@ -32,21 +32,21 @@ class ArticulationBinding:
         model = NewtonManager.get_model()
         if model is None:
             raise RuntimeError("The Newton model is not finalized: assets initialize on sim.reset().")
-        layout = self._find_layout(prim_path)
-        if layout.counts["articulation"] != 1:
+        entities = NewtonManager.get_scene_index().find(prim_path)
+        if entities.count("articulation") != 1:
             raise ValueError(
-                f"{prim_path!r} holds {layout.counts['articulation']} articulations per world; an Articulation asset"
+                f"{prim_path!r} holds {entities.count('articulation')} articulations per world; an Articulation asset"
                 " needs exactly one. Split the file or point prim_path at one articulation root."
             )
-        self.layout = layout
+        self.entities = entities
         self.device = device
-        self.world_ids = torch.as_tensor(layout.world_ids, dtype=torch.long, device=device)
-        self.num_instances = len(layout.world_ids)
+        self.world_ids = torch.as_tensor(entities.world_ids, dtype=torch.long, device=device)
+        self.num_instances = entities.num_instances
         joint_type = model.joint_type.numpy()
         q_start = model.joint_q_start.numpy()
         qd_start = model.joint_qd_start.numpy()
         dof_dim = model.joint_dof_dim.numpy()
-        joints = layout.indices("joint")  # (N, all joints of the asset)
+        joints = entities.indices("joint").astype(np.int64)  # (N, all joints of the asset)
         first = joints[0]
         self.root_joint_type = int(joint_type[first[0]])
         self.is_fixed_base = self.root_joint_type == int(newton.JointType.FIXED)
@@ -84,28 +84,11 @@ class ArticulationBinding:
         self.root_joint = torch.as_tensor(joints[:, 0], device=device)
         self.root_coord = torch.as_tensor(q_start[joints[:, 0]], device=device)
         self.root_dof = torch.as_tensor(qd_start[joints[:, 0]], device=device)
-        bodies = layout.indices("body")
+        bodies = entities.indices("body").astype(np.int64)
         self.body_indices = torch.as_tensor(bodies, device=device)
         self.body_names = [_leaf(model.body_label[b]) for b in bodies[0]]
         self.root_body = self.body_indices[:, 0]
-        self.articulation_ids = layout.indices("articulation")[:, 0]
-
-    @staticmethod
-    def _find_layout(prim_path: str) -> AssetLayout:
-        scene = get_scene_layout()
-        if scene is None or scene.builder is not NewtonManager.get_builder():
-            raise RuntimeError(
-                f"No cloned scene holds {prim_path!r}: create assets through an InteractiveScene (the Newton clone"
-                " context builds their worlds) before sim.reset()."
-            )
-        layout = scene.find(prim_path)
-        if layout is None:
-            pattern = re.compile(prim_path)
-            matches = [lay for path, lay in scene.assets.items() if pattern.fullmatch(path) or path == prim_path]
-            if len(matches) != 1:
-                raise RuntimeError(f"No cloned asset is declared at {prim_path!r}; known: {sorted(scene.assets)}.")
-            layout = matches[0]
-        return layout
+        self.articulation_ids = entities.indices("articulation")[:, 0]
 
 
 def torch_view(array: wp.array) -> torch.Tensor:

@@ -11,7 +11,7 @@ from isaaclab.sensors.contact_sensor.base_contact_sensor import BaseContactSenso
 from isaaclab.utils.warp import ProxyArray
 
 from ...physics.newton_manager import NewtonManager
-from ..body_lookup import body_env_ids, resolve_env_matching_bodies
+from ..body_lookup import select_env_body_union
 from . import contact_kernels as k
 from .contact_sensor_data import ContactSensorData
 
@@ -123,16 +123,13 @@ class ContactSensor(BaseContactSensor):
         model = NewtonManager.get_model()
         if model is None:
             raise RuntimeError("ContactSensor initialization needs a finalized Newton model (PHYSICS_READY).")
-        bodies, self._body_names = resolve_env_matching_bodies(
-            model, [self.cfg.prim_path], self._num_envs, what="ContactSensorCfg.prim_path"
+        bodies, self._body_names = select_env_body_union(
+            [self.cfg.prim_path], self._num_envs, what="ContactSensorCfg.prim_path"
         )
         filters = None
         if self.cfg.filter_prim_paths_expr:
-            filters, _ = resolve_env_matching_bodies(
-                model,
-                list(self.cfg.filter_prim_paths_expr),
-                self._num_envs,
-                what="ContactSensorCfg.filter_prim_paths_expr",
+            filters, _ = select_env_body_union(
+                list(self.cfg.filter_prim_paths_expr), self._num_envs, what="ContactSensorCfg.filter_prim_paths_expr"
             )
         self._bodies = wp.array(bodies, dtype=wp.int32, device=self._device)
         sensor_slot = np.full(model.body_count, -1, dtype=np.int32)
@@ -142,7 +139,11 @@ class ContactSensor(BaseContactSensor):
             filter_slot[filters] = np.broadcast_to(np.arange(filters.shape[1], dtype=np.int32), filters.shape)
         self._sensor_slot = wp.array(sensor_slot, dtype=wp.int32, device=self._device)
         self._filter_slot = wp.array(filter_slot, dtype=wp.int32, device=self._device)
-        self._body_env = wp.array(body_env_ids(model, self._num_envs), dtype=wp.int32, device=self._device)
+        body_env = np.full(model.body_count, -1, dtype=np.int32)
+        envs = np.arange(self._num_envs, dtype=np.int32)[:, None]
+        for rows in (bodies, filters) if filters is not None else (bodies,):
+            body_env[rows] = np.broadcast_to(envs, rows.shape)
+        self._body_env = wp.array(body_env, dtype=wp.int32, device=self._device)
         self._num_filters = 0 if filters is None else int(filters.shape[1])
         self._create_buffers()
 

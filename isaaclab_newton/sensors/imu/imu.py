@@ -8,7 +8,7 @@ import warp as wp
 from isaaclab.sensors.imu.base_imu import BaseImu
 
 from ...physics.newton_manager import NewtonManager
-from ..body_lookup import resolve_env_bodies
+from ..body_lookup import select_env_bodies
 from .imu_data import ImuData
 
 if TYPE_CHECKING:
@@ -48,8 +48,8 @@ class Imu(BaseImu):
         model = NewtonManager.get_model()
         if model is None:
             raise RuntimeError("Imu initialization needs a finalized Newton model (PHYSICS_READY).")
-        bodies = resolve_env_bodies(model, self.cfg.prim_path, self._num_envs)
-        self._bodies = wp.array(bodies, dtype=wp.int32, device=self._device)
+        selection = select_env_bodies(self.cfg.prim_path, self._num_envs, mode="ancestor", what="ImuCfg.prim_path")
+        self._bodies = wp.array(selection.body_indices[:, 0], dtype=wp.int32, device=self._device)
         self._offset = wp.transform(wp.vec3(*self.cfg.offset.pos), wp.quat(*self.cfg.offset.rot))
         self._data = ImuData(self._num_envs, self._device)
 

@@ -9,7 +9,7 @@ import warp as wp
 from isaaclab.sensors.joint_wrench.base_joint_wrench_sensor import BaseJointWrenchSensor
 
 from ...physics.newton_manager import NewtonManager
-from ..body_lookup import resolve_env_subtree_bodies
+from ..body_lookup import select_env_bodies
 from .joint_wrench_sensor_data import JointWrenchSensorData
 
 if TYPE_CHECKING:
@@ -60,7 +60,10 @@ class JointWrenchSensor(BaseJointWrenchSensor):
         model = NewtonManager.get_model()
         if model is None:
             raise RuntimeError("JointWrenchSensor initialization needs a finalized Newton model (PHYSICS_READY).")
-        bodies, self._body_names = resolve_env_subtree_bodies(model, self.cfg.prim_path, self._num_envs)
+        selection = select_env_bodies(
+            self.cfg.prim_path, self._num_envs, mode="subtree", what="JointWrenchSensorCfg.prim_path"
+        )
+        bodies, self._body_names = selection.body_indices, selection.names
         joint_of_body = np.full(model.body_count, -1, dtype=np.int32)
         children = model.joint_child.numpy()
         joint_of_body[children[children >= 0]] = np.flatnonzero(children >= 0).astype(np.int32)
