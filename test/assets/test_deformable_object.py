@@ -131,3 +131,18 @@ def test_soft_contact_rows_sum_to_weight(soft_scene):
     total = rows[:, :3].sum(axis=0)
     assert -total[2] == pytest.approx(mass * GRAVITY, rel=0.02)
     assert np.abs(total[:2]).max() < 0.02 * mass * GRAVITY
+
+
+def test_nodal_state_write_lands_in_that_env(soft_scene):
+    """write_nodal_state_to_sim_index for env 1 sets its nodes' positions and velocities exactly; env 0 keeps its."""
+    _, _, cube = soft_scene
+    _free_all(cube)
+    state = cube.data.nodal_state_w.torch.clone()
+    new = state[1:].clone()
+    new[..., 0] += 0.02
+    new[..., 3:] = torch.tensor([0.0, 0.0, 0.5])
+    cube.write_nodal_state_to_sim_index(new, env_ids=[1])
+    after = cube.data.nodal_state_w.torch
+    assert torch.equal(after[1], new[0]) and torch.equal(after[0], state[0])
+    assert torch.allclose(cube.data.root_vel_w.torch[1], torch.tensor([0.0, 0.0, 0.5]))
+    _free_all(cube)

@@ -14,7 +14,7 @@ from isaaclab.utils.warp import ProxyArray
 from ...physics import NewtonManager
 from ..unsupported import mark_unsupported
 from .deformable_object_data import DeformableObjectData
-from .kernels import scatter_kinematic_target_kernel, scatter_vec3_kernel
+from .kernels import scatter_kinematic_target_kernel, scatter_state_kernel, scatter_vec3_kernel, vec6f
 from .particle_index import deformable_particle_indices
 
 if TYPE_CHECKING:
@@ -87,9 +87,7 @@ class DeformableObject(BaseDeformableObject):
             return
         NewtonManager.request_world_reset(self._world_ids_of(ids))
         NewtonManager.forward()
-        default = wp.to_torch(self._data.default_nodal_state_w.warp)
-        self._scatter(default[..., :3], ids, full_data=True, target="particle_q")
-        self._scatter(default[..., 3:], ids, full_data=True, target="particle_qd")
+        self._scatter_state(self._data.default_nodal_state_w.warp, ids, full_data=True)
         self._data.mark_dirty()
 
     def write_data_to_sim(self) -> None:
@@ -98,6 +96,14 @@ class DeformableObject(BaseDeformableObject):
     def update(self, dt: float) -> None:
         """Advance the data's timestamp by ``dt`` [s] (buffers refresh on the next read)."""
         self._data.update(dt)
+
+    def write_nodal_state_to_sim_index(self, nodal_state, env_ids: Ids = None, full_data: bool = False) -> None:
+        """Write nodal states (x, y, z [m], vx, vy, vz [m/s]), shape (len(env_ids) or N, P, 6), into both states."""
+        ids = self._resolve_env_ids(env_ids)
+        values = self._as_torch(nodal_state)
+        self._check_shape(values, ids, full_data, 6, "nodal_state")
+        self._scatter_state(wp.from_torch(values.contiguous(), dtype=vec6f), ids, full_data=full_data)
+        self._data.mark_dirty()
 
     def write_nodal_pos_to_sim_index(self, nodal_pos, env_ids: Ids = None, full_data: bool = False) -> None:
         """Write nodal positions, world frame [m], shape (len(env_ids) or N, P, 3), into both states."""
@@ -156,6 +162,16 @@ class DeformableObject(BaseDeformableObject):
                 getattr(s0, target),
                 getattr(s1, target),
             ],
+            device=self.device,
+        )
+
+    def _scatter_state(self, states: wp.array, ids: wp.array, *, full_data: bool) -> None:
+        s0, s1 = NewtonManager.get_state_0(), NewtonManager.get_state_1()
+        wp.launch(
+            scatter_state_kernel,
+            dim=(ids.shape[0], self.max_sim_vertices_per_body),
+            inputs=[states, ids, bool(full_data), self._indices, s0.particle_q, s1.particle_q, s0.particle_qd],
+            outputs=[s1.particle_qd],
             device=self.device,
         )
 

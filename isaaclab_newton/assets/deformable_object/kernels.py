@@ -62,6 +62,30 @@ def scatter_vec3_kernel(
 
 
 @wp.kernel
+def scatter_state_kernel(
+    states: wp.array2d(dtype=vec6f),
+    env_ids: wp.array(dtype=wp.int32),
+    full_data: bool,
+    indices: wp.array2d(dtype=wp.int32),
+    q_a: wp.array(dtype=wp.vec3),
+    q_b: wp.array(dtype=wp.vec3),
+    qd_a: wp.array(dtype=wp.vec3),
+    qd_b: wp.array(dtype=wp.vec3),
+):
+    k, node = wp.tid()
+    env = env_ids[k]
+    row = k
+    if full_data:
+        row = env
+    s = states[row, node]
+    p = indices[env, node]
+    q_a[p] = wp.vec3(s[0], s[1], s[2])
+    q_b[p] = wp.vec3(s[0], s[1], s[2])
+    qd_a[p] = wp.vec3(s[3], s[4], s[5])
+    qd_b[p] = wp.vec3(s[3], s[4], s[5])
+
+
+@wp.kernel
 def scatter_kinematic_target_kernel(
     targets: wp.array2d(dtype=wp.vec4),
     env_ids: wp.array(dtype=wp.int32),
