@@ -92,6 +92,20 @@ class CouplerProxyMappingCfg:
 
 
 @configclass
+class SoftContactCfg:
+    """Particle-shape penalty contact of the shared model (``None`` keeps the model's value)."""
+
+    soft_contact_ke: float | None = None
+    """Particle-shape contact stiffness [N/m] (``Model.soft_contact_ke``)."""
+
+    soft_contact_kd: float | None = None
+    """Particle-shape contact damping [N s/m] (``Model.soft_contact_kd``)."""
+
+    soft_contact_mu: float | None = None
+    """Particle-shape friction coefficient (``Model.soft_contact_mu``)."""
+
+
+@configclass
 class CouplerProxyCfg(NewtonSolverCfg):
     """Proxy coupling (:class:`newton.solvers.experimental.coupled.SolverCoupledProxy`)."""
 
@@ -106,6 +120,9 @@ class CouplerProxyCfg(NewtonSolverCfg):
 
     iterations: int = 1
     """Proxy relaxation passes per step (>= 1)."""
+
+    soft_contact: SoftContactCfg = SoftContactCfg()
+    """Particle-shape contact settings applied to the model."""
 
 
 @configclass
@@ -144,3 +161,6 @@ class CouplerAdmmCfg(NewtonSolverCfg):
 
     contact_pairs: tuple[tuple[str, str], ...] | None = None
     """Entry pairs with ADMM contact rows; ``None`` auto-detects every cross-entry pair, ``()`` disables them."""
+
+    soft_contact: SoftContactCfg = SoftContactCfg()
+    """Particle-shape contact settings applied to the model."""

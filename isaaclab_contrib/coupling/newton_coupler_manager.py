@@ -36,6 +36,10 @@ class NewtonCouplerManager(NewtonManager):
 
     @classmethod
     def _build_solver(cls, model: newton.Model, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg) -> None:
+        for name in ("soft_contact_ke", "soft_contact_kd", "soft_contact_mu"):
+            value = getattr(solver_cfg.soft_contact, name)
+            if value is not None:
+                setattr(model, name, float(value))
         NewtonManager._solver = cls._create_solver(model, solver_cfg)
         NewtonManager._use_single_state = False
         NewtonManager._needs_collision_pipeline = True

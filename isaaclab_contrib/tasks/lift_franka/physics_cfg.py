@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from isaaclab.utils import configclass
 
-from isaaclab_contrib.coupling import CouplerEntryCfg, CouplerProxyCfg, CouplerProxyMappingCfg
+from isaaclab_contrib.coupling import CouplerEntryCfg, CouplerProxyCfg, CouplerProxyMappingCfg, SoftContactCfg
 from isaaclab_contrib.custom_coupling import CoupledMJWarpVBDSolverCfg
 from isaaclab_newton.physics import MJWarpSolverCfg, NewtonCfg, VBDSolverCfg
 
@@ -77,7 +77,12 @@ def lift_physics(coupling: str, tuning: LiftTuningCfg) -> NewtonCfg:
             ),
         )
         mapping = CouplerProxyMappingCfg(source="robot", destination="object", body_patterns=(ROBOT_BODIES,))
-        solver = CouplerProxyCfg(entries=entries, proxies=(mapping,))
+        contact = SoftContactCfg(
+            soft_contact_ke=tuning.soft_contact_ke,
+            soft_contact_kd=tuning.soft_contact_kd,
+            soft_contact_mu=tuning.soft_contact_mu,
+        )
+        solver = CouplerProxyCfg(entries=entries, proxies=(mapping,), soft_contact=contact)
     else:
         raise ValueError(f"Lift task coupling must be 'custom' or 'proxy', got {coupling!r}.")
     return NewtonCfg(solver_cfg=solver, num_substeps=tuning.num_substeps)
