@@ -163,7 +163,7 @@ class LiftFrankaEnv(DirectRLEnv):
 
     def _reset_idx(self, env_ids: Sequence[int] | None) -> None:
         if env_ids is None:
-            env_ids = self.robot._ALL_INDICES
+            env_ids = torch.arange(self.num_envs, device=self.device)
         super()._reset_idx(env_ids)
         default_pos = self.robot.data.default_joint_pos.torch[env_ids]
         self.robot.write_joint_position_to_sim_index(position=default_pos, env_ids=env_ids)
