@@ -1,10 +1,20 @@
-"""Body and root state of Newton assets, read from ``State``/``Model`` into persistent per-env buffers."""
+"""Body and root state of Newton assets: derived quantities computed on read, cached per state stamp.
+
+Every state-derived buffer is a :class:`~isaaclab.utils.buffers.TimestampedBuffer` holding a persistent
+:class:`~isaaclab.utils.warp.ProxyArray`. A read compares the buffer's timestamp with
+:meth:`NewtonManager.get_state_stamp` (which changes on every physics step, state write, reset and FK); only a
+stale buffer is recomputed, from the quantities it depends on (themselves cached). A quantity nobody reads is
+never computed, and one read twice between state changes is computed once.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import torch
 import warp as wp
-from isaaclab.utils.math import matrix_from_quat, quat_apply, quat_apply_inverse, yaw_quat
+from isaaclab.utils.buffers import TimestampedBuffer
+from isaaclab.utils.math import quat_apply, quat_apply_inverse
 from isaaclab.utils.warp import ProxyArray
 
 from ..physics import NewtonManager
@@ -12,54 +22,67 @@ from .articulation.binding import ArticulationBinding, torch_view
 
 _GRAVITY_DIR = (0.0, 0.0, -1.0)
 
-# name -> (per-body?, dtype, docstring); every entry becomes a read-only property returning a ProxyArray.
-_BODY_FIELDS: dict[str, tuple[bool, type, str]] = {
-    "body_link_pose_w": (True, wp.transformf, "Body frame poses, world frame: (pos [m], quat xyzw)."),
-    "body_link_pos_w": (True, wp.vec3f, "Body frame origins, world frame [m]."),
-    "body_link_quat_w": (True, wp.quatf, "Body frame orientations, world frame (x, y, z, w)."),
-    "body_link_vel_w": (True, wp.spatial_vectorf, "Twists of the body frame origins, world frame (lin, ang)."),
-    "body_link_lin_vel_w": (True, wp.vec3f, "Linear velocities of the body frame origins, world frame [m/s]."),
-    "body_link_ang_vel_w": (True, wp.vec3f, "Angular velocities of the bodies, world frame [rad/s]."),
-    "body_link_state_w": (True, None, "Body frame pose (7) and origin twist (6), shape (N, B, 13)."),
-    "body_com_pose_w": (True, wp.transformf, "Center-of-mass poses, world frame (CoM frame is body-aligned)."),
-    "body_com_pos_w": (True, wp.vec3f, "Centers of mass, world frame [m]."),
-    "body_com_quat_w": (True, wp.quatf, "Center-of-mass frame orientations, world frame (x, y, z, w)."),
-    "body_com_vel_w": (True, wp.spatial_vectorf, "Center-of-mass twists, world frame (lin [m/s], ang [rad/s])."),
-    "body_com_lin_vel_w": (True, wp.vec3f, "Center-of-mass linear velocities, world frame [m/s]."),
-    "body_com_ang_vel_w": (True, wp.vec3f, "Angular velocities, world frame [rad/s]."),
-    "body_com_state_w": (True, None, "Center-of-mass pose (7) and twist (6), shape (N, B, 13)."),
-    "body_state_w": (True, None, "Body frame pose (7) and center-of-mass twist (6), shape (N, B, 13)."),
-    "body_com_acc_w": (True, wp.spatial_vectorf, "Center-of-mass accelerations by finite differences (lin, ang)."),
-    "body_com_lin_acc_w": (True, wp.vec3f, "Center-of-mass linear accelerations [m/s^2] (finite differences)."),
-    "body_com_ang_acc_w": (True, wp.vec3f, "Angular accelerations [rad/s^2] (finite differences)."),
-    "root_link_pose_w": (False, wp.transformf, "Root body frame pose, world frame: (pos [m], quat xyzw)."),
-    "root_link_pos_w": (False, wp.vec3f, "Root body frame origin, world frame [m]."),
-    "root_link_quat_w": (False, wp.quatf, "Root body orientation, world frame (x, y, z, w)."),
-    "root_link_vel_w": (False, wp.spatial_vectorf, "Twist of the root body frame origin, world frame (lin, ang)."),
-    "root_link_lin_vel_w": (False, wp.vec3f, "Linear velocity of the root body frame origin, world frame [m/s]."),
-    "root_link_ang_vel_w": (False, wp.vec3f, "Angular velocity of the root, world frame [rad/s]."),
-    "root_link_lin_vel_b": (False, wp.vec3f, "Linear velocity of the root body frame origin, root frame [m/s]."),
-    "root_link_ang_vel_b": (False, wp.vec3f, "Angular velocity of the root, root frame [rad/s]."),
-    "root_link_state_w": (False, None, "Root body frame pose (7) and origin twist (6), shape (N, 13)."),
-    "root_com_pose_w": (False, wp.transformf, "Root center-of-mass pose, world frame."),
-    "root_com_pos_w": (False, wp.vec3f, "Root center of mass, world frame [m]."),
-    "root_com_quat_w": (False, wp.quatf, "Root center-of-mass frame orientation, world frame (x, y, z, w)."),
-    "root_com_vel_w": (False, wp.spatial_vectorf, "Root center-of-mass twist, world frame (lin, ang)."),
-    "root_com_lin_vel_w": (False, wp.vec3f, "Root center-of-mass linear velocity, world frame [m/s]."),
-    "root_com_ang_vel_w": (False, wp.vec3f, "Root angular velocity, world frame [rad/s]."),
-    "root_com_lin_vel_b": (False, wp.vec3f, "Root center-of-mass linear velocity, root frame [m/s]."),
-    "root_com_ang_vel_b": (False, wp.vec3f, "Root angular velocity, root frame [rad/s]."),
-    "root_com_state_w": (False, None, "Root center-of-mass pose (7) and twist (6), shape (N, 13)."),
-    "root_state_w": (False, None, "Root body frame pose (7) and center-of-mass twist (6), shape (N, 13)."),
-    "projected_gravity_b": (False, wp.vec3f, "Unit gravity direction (:attr:`GRAVITY_VEC_W`) in the root frame."),
-    "heading_w": (False, wp.float32, "Yaw of the root's x axis in the world frame [rad]."),
+# Derived quantities shared by the per-body ("body_") and root ("root_") scopes: suffix -> (dtype, doc, compute).
+# ``g(suffix)`` reads another quantity of the same scope; ``com_b`` is the scope's CoM offset in the body frame.
+_Compute = Callable[[Callable[[str], torch.Tensor], torch.Tensor], torch.Tensor]
+_FRAME_FIELDS: dict[str, tuple[type | None, str, _Compute]] = {
+    "link_pos_w": (wp.vec3f, "body frame origin, world frame [m]", lambda g, c: g("link_pose_w")[..., :3]),
+    "link_quat_w": (wp.quatf, "body orientation, world frame (x, y, z, w)", lambda g, c: g("link_pose_w")[..., 3:]),
+    "com_lin_vel_w": (wp.vec3f, "CoM linear velocity, world frame [m/s]", lambda g, c: g("com_vel_w")[..., :3]),
+    "com_ang_vel_w": (wp.vec3f, "angular velocity, world frame [rad/s]", lambda g, c: g("com_vel_w")[..., 3:]),
+    "link_ang_vel_w": (wp.vec3f, "angular velocity, world frame [rad/s]", lambda g, c: g("com_vel_w")[..., 3:]),
+    "com_quat_w": (wp.quatf, "CoM frame orientation (body-aligned), world frame", lambda g, c: g("link_quat_w")),
+    "com_pos_w": (
+        wp.vec3f,
+        "center of mass, world frame [m]",
+        lambda g, c: g("link_pos_w") + quat_apply(g("link_quat_w"), c),
+    ),
+    "com_pose_w": (
+        wp.transformf,
+        "CoM pose, world frame (pos [m], quat xyzw)",
+        lambda g, c: torch.cat((g("com_pos_w"), g("link_quat_w")), -1),
+    ),
+    "link_lin_vel_w": (
+        wp.vec3f,
+        "linear velocity of the body frame origin, world frame [m/s]",
+        lambda g, c: g("com_lin_vel_w") - torch.cross(g("com_ang_vel_w"), g("com_pos_w") - g("link_pos_w"), dim=-1),
+    ),
+    "link_vel_w": (
+        wp.spatial_vectorf,
+        "twist of the body frame origin, world frame (lin [m/s], ang [rad/s])",
+        lambda g, c: torch.cat((g("link_lin_vel_w"), g("com_ang_vel_w")), -1),
+    ),
+    "link_state_w": (
+        None,
+        "body frame pose (7) and origin twist (6), trailing axis 13",
+        lambda g, c: torch.cat((g("link_pose_w"), g("link_vel_w")), -1),
+    ),
+    "com_state_w": (
+        None,
+        "CoM pose (7) and CoM twist (6), trailing axis 13",
+        lambda g, c: torch.cat((g("com_pose_w"), g("com_vel_w")), -1),
+    ),
+    "state_w": (
+        None,
+        "body frame pose (7) and CoM twist (6), trailing axis 13",
+        lambda g, c: torch.cat((g("link_pose_w"), g("com_vel_w")), -1),
+    ),
+}
+_SOURCES = {
+    "link_pose_w": (wp.transformf, "body frame pose, world frame (pos [m], quat xyzw)", "body_q"),
+    "com_vel_w": (wp.spatial_vectorf, "CoM twist, world frame (lin [m/s], ang [rad/s])", "body_qd"),
+}
+_ROOT_BODY_FRAME = {
+    "root_link_lin_vel_b": ("root_link_lin_vel_w", "Linear velocity of the root body frame origin, root frame [m/s]."),
+    "root_link_ang_vel_b": ("root_link_ang_vel_w", "Angular velocity of the root, root frame [rad/s]."),
+    "root_com_lin_vel_b": ("root_com_lin_vel_w", "Root center-of-mass linear velocity, root frame [m/s]."),
+    "root_com_ang_vel_b": ("root_com_ang_vel_w", "Root angular velocity, root frame [rad/s]."),
 }
 
 
-def _state_property(name: str, doc: str) -> property:
+def _lazy_property(name: str, doc: str) -> property:
     def getter(self) -> ProxyArray:
-        self._refresh()
-        return self._bufs[name]
+        return self._read(name)
 
     getter.__name__ = name
     getter.__doc__ = doc
@@ -67,192 +90,224 @@ def _state_property(name: str, doc: str) -> property:
 
 
 class NewtonBodyDataMixin:
-    """Per-env body and root buffers of one asset, refreshed lazily from the manager's current state.
+    """Per-env body and root quantities of one asset, computed on read from the manager's current state.
 
-    A refresh happens on the first read after simulation time advanced or after :meth:`mark_dirty` (every
-    write marks it). Body velocities in Newton's ``State.body_qd`` are center-of-mass twists in the world
-    frame; origin twists are derived as ``v_origin = v_com - w x (R c)`` with ``c`` the body-frame CoM.
+    Body velocities in Newton's ``State.body_qd`` are center-of-mass twists in the world frame; origin twists are
+    ``v_origin = v_com - w x (R c)`` with ``c`` the body-frame CoM. Accelerations follow core's convention: the
+    finite difference of the velocity between two reads (over the simulation time between them).
     """
 
     def _init_body_buffers(self, binding: ArticulationBinding, device: str) -> None:
         self._binding = binding
         self._n = binding.num_instances
         self._nb = len(binding.body_names)
-        self._stamp = -1.0
-        self._dirty = True
-        self._prev_body_vel: torch.Tensor | None = None
-        self._bufs: dict[str, ProxyArray] = {}
-        for name, (per_body, dtype, _) in _BODY_FIELDS.items():
-            shape = (self._n, self._nb) if per_body else (self._n,)
-            if dtype is None:
-                self._bufs[name] = ProxyArray(wp.zeros((*shape, 13), dtype=wp.float32, device=device))
-            else:
-                self._bufs[name] = ProxyArray(wp.zeros(shape, dtype=dtype, device=device))
+        self._views: dict[int, tuple[wp.array, torch.Tensor]] = {}
+        self._lazy: dict[str, tuple[TimestampedBuffer, Callable[[], torch.Tensor | None]]] = {}
+        self._static: dict[str, ProxyArray] = {}
+        for scope, rows in (("body", binding.body_indices), ("root", binding.root_body)):
+            shape = (self._n, self._nb) if scope == "body" else (self._n,)
+            for suffix, (dtype, _, attr) in _SOURCES.items():
+                self._add_lazy(f"{scope}_{suffix}", shape, dtype, self._gather_state(attr, rows))
+            for suffix, (dtype, _, fn) in _FRAME_FIELDS.items():
+                self._add_lazy(f"{scope}_{suffix}", shape, dtype, self._frame_compute(scope, fn))
+        for name, (source, _) in _ROOT_BODY_FRAME.items():
+            self._add_lazy(name, (self._n,), wp.vec3f, self._root_frame_compute(source))
+        self._add_lazy("projected_gravity_b", (self._n,), wp.vec3f, self._root_frame_compute("GRAVITY_VEC_W"))
+        self._add_lazy("heading_w", (self._n,), wp.float32, self._heading)
+        self._add_lazy("body_inertia", (self._n, self._nb, 9), wp.float32, self._inertia_w)
+        self._add_lazy("body_com_acc_w", (self._n, self._nb), wp.spatial_vectorf, self._difference("body_com_vel_w"))
+        self._add_lazy("body_com_lin_acc_w", (self._n, self._nb), wp.vec3f, lambda: self._v("body_com_acc_w")[..., :3])
+        self._add_lazy("body_com_ang_acc_w", (self._n, self._nb), wp.vec3f, lambda: self._v("body_com_acc_w")[..., 3:])
         for name, dtype in (("default_root_pose", wp.transformf), ("default_root_vel", wp.spatial_vectorf)):
-            self._bufs[name] = ProxyArray(wp.zeros((self._n,), dtype=dtype, device=device))
-        self._bufs["default_root_state"] = ProxyArray(wp.zeros((self._n, 13), dtype=wp.float32, device=device))
+            self._static[name] = ProxyArray(wp.zeros((self._n,), dtype=dtype, device=device))
+        self._static["default_root_state"] = ProxyArray(wp.zeros((self._n, 13), dtype=wp.float32, device=device))
         gravity = torch.tensor(NewtonManager._gravity, dtype=torch.float32)
         norm = torch.linalg.norm(gravity)
         direction = gravity / norm if norm > 0 else torch.tensor(_GRAVITY_DIR)
-        self._bufs["GRAVITY_VEC_W"] = ProxyArray(
+        self._static["GRAVITY_VEC_W"] = ProxyArray(
             wp.array(direction.repeat(self._n, 1).numpy(), dtype=wp.vec3f, device=device)
         )
         forward = torch.tensor([[1.0, 0.0, 0.0]]).repeat(self._n, 1)
-        self._bufs["FORWARD_VEC_B"] = ProxyArray(wp.array(forward.numpy(), dtype=wp.vec3f, device=device))
-        self._bufs["body_mass"] = ProxyArray(wp.zeros((self._n, self._nb), dtype=wp.float32, device=device))
-        self._bufs["body_inertia"] = ProxyArray(wp.zeros((self._n, self._nb, 9), dtype=wp.float32, device=device))
-        self._bufs["body_com_pose_b"] = ProxyArray(wp.zeros((self._n, self._nb), dtype=wp.transformf, device=device))
-        self._bufs["body_com_pos_b"] = ProxyArray(wp.zeros((self._n, self._nb), dtype=wp.vec3f, device=device))
-        self._bufs["body_com_quat_b"] = ProxyArray(wp.zeros((self._n, self._nb), dtype=wp.quatf, device=device))
+        self._static["FORWARD_VEC_B"] = ProxyArray(wp.array(forward.numpy(), dtype=wp.vec3f, device=device))
+        self._static["body_mass"] = ProxyArray(wp.zeros((self._n, self._nb), dtype=wp.float32, device=device))
+        self._static["body_com_pose_b"] = ProxyArray(wp.zeros((self._n, self._nb), dtype=wp.transformf, device=device))
+        self._static["body_com_pos_b"] = ProxyArray(wp.zeros((self._n, self._nb), dtype=wp.vec3f, device=device))
+        self._static["body_com_quat_b"] = ProxyArray(wp.zeros((self._n, self._nb), dtype=wp.quatf, device=device))
         self.read_body_properties()
 
-    def _t(self, name: str) -> torch.Tensor:
-        return self._bufs[name].torch
+    # -- lazy machinery ------------------------------------------------------------------------------
 
-    def mark_dirty(self) -> None:
-        """Force the next read to refresh state-derived buffers (after a write to the simulation state)."""
-        self._dirty = True
+    def _add_lazy(self, name: str, shape: tuple, dtype, compute: Callable[[], torch.Tensor | None]) -> None:
+        device = self._binding.device
+        array = wp.zeros((*shape, 13), dtype=wp.float32, device=device) if dtype is None else None
+        if array is None:
+            array = wp.zeros(shape, dtype=dtype, device=device)
+        self._lazy[name] = (TimestampedBuffer(data=ProxyArray(array), timestamp=-1), compute)
+
+    def _read(self, name: str) -> ProxyArray:
+        """Return the buffer ``name``, recomputing it first if the state changed since it was computed."""
+        NewtonManager.update_kinematics()  # applies queued resets/FK; a no-op when nothing is queued
+        buf, compute = self._lazy[name]
+        stamp = NewtonManager.get_state_stamp()
+        if buf.timestamp != stamp:
+            value = compute()
+            if value is not None:
+                buf.data.torch.copy_(value)
+            buf.timestamp = stamp
+        return buf.data
+
+    def _v(self, name: str) -> torch.Tensor:
+        """Current value of a lazy or static quantity as a torch tensor."""
+        if name in self._static:
+            return self._static[name].torch
+        return self._read(name).torch
+
+    def _view(self, array: wp.array) -> torch.Tensor:
+        """Cached zero-copy torch view of a manager array."""
+        cached = self._views.get(id(array))
+        if cached is None or cached[0] is not array:
+            cached = (array, torch_view(array))
+            self._views[id(array)] = cached
+        return cached[1]
+
+    def _gather_state(self, attr: str, rows: torch.Tensor) -> Callable[[], torch.Tensor]:
+        return lambda: self._view(getattr(NewtonManager.get_state_0(), attr))[rows]
+
+    def _frame_compute(self, scope: str, fn: _Compute) -> Callable[[], torch.Tensor]:
+        def com_b() -> torch.Tensor:
+            com = self._static["body_com_pos_b"].torch
+            return com if scope == "body" else com[:, 0]
+
+        return lambda: fn(lambda suffix: self._v(f"{scope}_{suffix}"), com_b())
+
+    def _root_frame_compute(self, source: str) -> Callable[[], torch.Tensor]:
+        return lambda: quat_apply_inverse(self._v("root_link_quat_w"), self._v(source))
+
+    def _heading(self) -> torch.Tensor:
+        forward = quat_apply(self._v("root_link_quat_w"), self._static["FORWARD_VEC_B"].torch)
+        return torch.atan2(forward[:, 1], forward[:, 0])
+
+    def _inertia_w(self) -> torch.Tensor:
+        from isaaclab.utils.math import matrix_from_quat
+
+        rot = matrix_from_quat(self._v("body_link_quat_w"))
+        return (rot @ self._inertia_b @ rot.transpose(-1, -2)).reshape(self._n, self._nb, 9)
+
+    def _difference(self, velocity: str) -> Callable[[], torch.Tensor | None]:
+        """Finite difference of ``velocity`` between two reads (core's convention for accelerations)."""
+        memory: dict[str, object] = {}
+
+        def compute() -> torch.Tensor | None:
+            now = NewtonManager.get_simulation_time()
+            vel = self._v(velocity)
+            if "prev" not in memory:
+                memory["prev"], memory["time"] = vel.clone(), now
+                return torch.zeros_like(vel)
+            dt = now - memory["time"]
+            if dt <= 0.0:
+                return None  # same simulation time as the last read: keep the last difference
+            acc = (vel - memory["prev"]) / dt
+            memory["prev"].copy_(vel)
+            memory["time"] = now
+            return acc
+
+        return compute
+
+    # -- properties -----------------------------------------------------------------------------------
+
+    def _t(self, name: str) -> torch.Tensor:
+        return self._v(name)
 
     def read_body_properties(self) -> None:
         """Copy masses [kg], inertias [kg m^2] (about the CoM, body frame) and CoM offsets [m] from the model."""
         model = NewtonManager.get_model()
         bodies = self._binding.body_indices
-        self._t("body_mass").copy_(torch_view(model.body_mass)[bodies])
+        self._static["body_mass"].torch.copy_(torch_view(model.body_mass)[bodies])
         self._inertia_b = torch_view(model.body_inertia)[bodies].reshape(self._n, self._nb, 3, 3).clone()
         com = torch_view(model.body_com)[bodies]
-        self._t("body_com_pos_b").copy_(com)
+        self._static["body_com_pos_b"].torch.copy_(com)
         identity = torch.zeros((*com.shape[:-1], 4), device=com.device)
         identity[..., 3] = 1.0
-        self._t("body_com_quat_b").copy_(identity)
-        self._t("body_com_pose_b").copy_(torch.cat((com, identity), -1))
+        self._static["body_com_quat_b"].torch.copy_(identity)
+        self._static["body_com_pose_b"].torch.copy_(torch.cat((com, identity), -1))
+        NewtonManager.note_state_write()
 
     def set_default_root_state(self, pose: torch.Tensor, vel: torch.Tensor) -> None:
         """Set the default root pose (7) and center-of-mass twist (6) relative to the env origin."""
-        self._t("default_root_pose")[:] = pose
-        self._t("default_root_vel")[:] = vel
-        self._t("default_root_state")[:] = torch.cat((pose, vel), -1)
-
-    def _refresh(self) -> None:
-        stamp = NewtonManager.get_simulation_time()
-        if not self._dirty and stamp == self._stamp:
-            return
-        self._stamp, self._dirty = stamp, False
-        state = NewtonManager.get_state_0()
-        self._refresh_joints(state)
-        bodies = self._binding.body_indices
-        pose = torch_view(state.body_q)[bodies]
-        vel = torch_view(state.body_qd)[bodies]
-        pos, quat = pose[..., :3], pose[..., 3:]
-        lin, ang = vel[..., :3], vel[..., 3:]
-        arm = quat_apply(quat, self._t("body_com_pos_b"))
-        com_pos = pos + arm
-        link_lin = lin - torch.cross(ang, arm, dim=-1)
-        t = self._t
-        t("body_link_pose_w").copy_(pose)
-        t("body_link_pos_w").copy_(pos)
-        t("body_link_quat_w").copy_(quat)
-        t("body_link_vel_w").copy_(torch.cat((link_lin, ang), -1))
-        t("body_link_lin_vel_w").copy_(link_lin)
-        t("body_link_ang_vel_w").copy_(ang)
-        t("body_link_state_w").copy_(torch.cat((pose, link_lin, ang), -1))
-        t("body_com_pose_w").copy_(torch.cat((com_pos, quat), -1))
-        t("body_com_pos_w").copy_(com_pos)
-        t("body_com_quat_w").copy_(quat)
-        t("body_com_vel_w").copy_(vel)
-        t("body_com_lin_vel_w").copy_(lin)
-        t("body_com_ang_vel_w").copy_(ang)
-        t("body_com_state_w").copy_(torch.cat((com_pos, quat, vel), -1))
-        t("body_state_w").copy_(torch.cat((pose, vel), -1))
-        root_quat = quat[:, 0]
-        for prefix, per_body in (("root_link", "body_link"), ("root_com", "body_com")):
-            for suffix in ("pose_w", "pos_w", "quat_w", "vel_w", "lin_vel_w", "ang_vel_w", "state_w"):
-                t(f"{prefix}_{suffix}").copy_(t(f"{per_body}_{suffix}")[:, 0])
-        t("root_state_w").copy_(t("body_state_w")[:, 0])
-        for prefix in ("root_link", "root_com"):
-            t(f"{prefix}_lin_vel_b").copy_(quat_apply_inverse(root_quat, t(f"{prefix}_lin_vel_w")))
-            t(f"{prefix}_ang_vel_b").copy_(quat_apply_inverse(root_quat, t(f"{prefix}_ang_vel_w")))
-        t("projected_gravity_b").copy_(quat_apply_inverse(root_quat, t("GRAVITY_VEC_W")))
-        rot = matrix_from_quat(quat)
-        t("body_inertia").copy_((rot @ self._inertia_b @ rot.transpose(-1, -2)).reshape(self._n, self._nb, 9))
-        yaw = yaw_quat(root_quat)
-        t("heading_w").copy_(2.0 * torch.atan2(yaw[:, 2], yaw[:, 3]))
-
-    def _refresh_joints(self, state) -> None:
-        """Hook for joint buffers (articulations)."""
-
-    def _update_body_acc(self, dt: float) -> None:
-        """Finite-difference the center-of-mass twists over ``dt`` [s]."""
-        self._refresh()
-        vel = self._t("body_com_vel_w")
-        if self._prev_body_vel is not None and dt > 0.0:
-            acc = (vel - self._prev_body_vel) / dt
-            self._t("body_com_acc_w").copy_(acc)
-            self._t("body_com_lin_acc_w").copy_(acc[..., :3])
-            self._t("body_com_ang_acc_w").copy_(acc[..., 3:])
-            self._prev_body_vel.copy_(vel)
-        else:
-            self._prev_body_vel = vel.clone()
+        self._static["default_root_pose"].torch[:] = pose
+        self._static["default_root_vel"].torch[:] = vel
+        self._static["default_root_state"].torch[:] = torch.cat((pose, vel), -1)
 
     def _reset_pose(self, from_link: bool = True) -> None:
-        """Mark pose buffers stale."""
-        self._dirty = True
+        """Mark pose-derived buffers stale."""
+        NewtonManager.note_state_write()
 
     def _reset_velocity(self, from_com: bool = True) -> None:
-        """Mark velocity buffers stale."""
-        self._dirty = True
+        """Mark velocity-derived buffers stale."""
+        NewtonManager.note_state_write()
 
     @property
     def GRAVITY_VEC_W(self) -> ProxyArray:  # noqa: N802 - core's name
         """Unit direction of the simulation's gravity in the world frame, per env, shape (N, 3)."""
-        return self._bufs["GRAVITY_VEC_W"]
+        return self._static["GRAVITY_VEC_W"]
 
     @property
     def FORWARD_VEC_B(self) -> ProxyArray:  # noqa: N802 - core's name
         """Forward axis (+x) of the root body frame, per env, shape (N, 3)."""
-        return self._bufs["FORWARD_VEC_B"]
+        return self._static["FORWARD_VEC_B"]
 
     @property
     def default_root_pose(self) -> ProxyArray:
         """Default root pose relative to the env origin, (x, y, z [m], qx, qy, qz, qw)."""
-        return self._bufs["default_root_pose"]
+        return self._static["default_root_pose"]
 
     @property
     def default_root_vel(self) -> ProxyArray:
         """Default root center-of-mass twist (linear [m/s], angular [rad/s])."""
-        return self._bufs["default_root_vel"]
+        return self._static["default_root_vel"]
 
     @property
     def default_root_state(self) -> ProxyArray:
         """Default root pose (7) and twist (6), shape (N, 13)."""
-        return self._bufs["default_root_state"]
+        return self._static["default_root_state"]
 
     @property
     def body_mass(self) -> ProxyArray:
         """Body masses [kg], shape (num_instances, num_bodies)."""
-        return self._bufs["body_mass"]
-
-    @property
-    def body_inertia(self) -> ProxyArray:
-        """Body inertias about the CoM in the world frame [kg m^2], flattened 3x3, shape (N, B, 9)."""
-        self._refresh()
-        return self._bufs["body_inertia"]
+        return self._static["body_mass"]
 
     @property
     def body_com_pose_b(self) -> ProxyArray:
         """Center-of-mass frames in the body frames (pos [m], identity quaternion)."""
-        return self._bufs["body_com_pose_b"]
+        return self._static["body_com_pose_b"]
 
     @property
     def body_com_pos_b(self) -> ProxyArray:
         """Centers of mass in the body frames [m]."""
-        return self._bufs["body_com_pos_b"]
+        return self._static["body_com_pos_b"]
 
     @property
     def body_com_quat_b(self) -> ProxyArray:
         """Orientation of the CoM frames in the body frames: identity (Newton's inertia is body-aligned)."""
-        return self._bufs["body_com_quat_b"]
+        return self._static["body_com_quat_b"]
 
 
-for _name, (_per_body, _dtype, _doc) in _BODY_FIELDS.items():
-    setattr(NewtonBodyDataMixin, _name, _state_property(_name, _doc))
-del _name, _per_body, _dtype, _doc
+def _install_properties() -> None:
+    for scope, what in (("body", "Per body, shape (N, B)"), ("root", "Root body, shape (N,)")):
+        for suffix, (_, doc, _) in {**_SOURCES, **_FRAME_FIELDS}.items():
+            text = f"{what}: {doc}."
+            setattr(NewtonBodyDataMixin, f"{scope}_{suffix}", _lazy_property(f"{scope}_{suffix}", text))
+    for name, (_, doc) in _ROOT_BODY_FRAME.items():
+        setattr(NewtonBodyDataMixin, name, _lazy_property(name, doc))
+    for name, doc in (
+        ("projected_gravity_b", "Unit gravity direction (:attr:`GRAVITY_VEC_W`) in the root frame, shape (N, 3)."),
+        ("heading_w", "Yaw of the root's x axis (:attr:`FORWARD_VEC_B`) in the world frame [rad], shape (N,)."),
+        ("body_inertia", "Body inertias about the CoM in the world frame [kg m^2], flattened 3x3, (N, B, 9)."),
+        ("body_com_acc_w", "CoM accelerations (lin [m/s^2], ang [rad/s^2]): velocity difference between reads."),
+        ("body_com_lin_acc_w", "CoM linear accelerations [m/s^2] (velocity difference between reads)."),
+        ("body_com_ang_acc_w", "Angular accelerations [rad/s^2] (velocity difference between reads)."),
+    ):
+        setattr(NewtonBodyDataMixin, name, _lazy_property(name, doc))
+
+
+_install_properties()

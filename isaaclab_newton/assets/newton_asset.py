@@ -13,7 +13,7 @@ from isaaclab.utils.warp import ProxyArray
 from isaaclab.utils.wrench_composer import WrenchComposer
 
 from ..physics import NewtonManager
-from .articulation.binding import torch_view
+from .articulation.binding import ArticulationBinding, torch_view
 
 Ids = Sequence[int] | torch.Tensor | wp.array | slice | None
 
@@ -32,13 +32,28 @@ class NewtonAssetMixin:
 
     def _init_common(self) -> None:
         """Index helpers and wrench composers; call once the binding and data exist."""
-        n = self._binding.num_instances
+        bind = self._binding
+        n = bind.num_instances
         self._ALL_INDICES = wp.array(np.arange(n, dtype=np.int32), device=self.device)
         self._all_envs = torch.arange(n, device=self.device)
-        self._all_bodies = torch.arange(len(self._binding.body_names), device=self.device)
+        self._all_bodies = torch.arange(len(bind.body_names), device=self.device)
+        model_device = str(NewtonManager.get_model().device)
+        self._articulations_t = torch.as_tensor(bind.articulation_ids, dtype=torch.int32, device=model_device)
+        self._articulations_wp = wp.from_torch(self._articulations_t, dtype=wp.int32)
+        self._worlds_t = bind.world_ids.to(device=model_device, dtype=torch.int32).contiguous()
+        self._worlds_wp = wp.from_torch(self._worlds_t, dtype=wp.int32)
         self._permanent_wrench_composer = WrenchComposer(self)
         self._instantaneous_wrench_composer = WrenchComposer(self)
         self._wrench_rows_written = False
+        self._wrench_total = torch.zeros((*bind.body_indices.shape, 6), device=self.device)
+
+    @property
+    def root_view(self) -> ArticulationBinding:
+        """The backend's root handle: the :class:`ArticulationBinding` index maps into Newton's flat arrays.
+
+        Rows are the prim's instances in the manager's scene index, in world order.
+        """
+        return self._binding
 
     @property
     def permanent_wrench_composer(self) -> WrenchComposer:
@@ -50,12 +65,9 @@ class NewtonAssetMixin:
         """Wrenches applied on the next step only (cleared after :meth:`write_data_to_sim`)."""
         return self._instantaneous_wrench_composer
 
-    @property
-    def root_view(self):
-        """Newton :class:`~newton.selection.ArticulationView` over this asset's root articulations."""
-        return self._root_view
-
     # -- index resolution ------------------------------------------------------------------------------
+    # Index writes select rows (``env_ids``); mask writes take full-sized values and blend them in under the mask,
+    # so neither path reads device data back to the host.
 
     def _index_tensor(self, ids: Ids, all_ids: torch.Tensor) -> torch.Tensor:
         if ids is None or (isinstance(ids, slice) and ids == slice(None)):
@@ -70,19 +82,22 @@ class NewtonAssetMixin:
             return ids.to(device=self.device, dtype=torch.long).reshape(-1)
         return torch.as_tensor(list(ids), dtype=torch.long, device=self.device)
 
-    def _env_tensor(self, env_ids: Ids, env_mask: wp.array | None) -> torch.Tensor:
-        if env_mask is not None:
-            return self._mask_tensor(env_mask, self._all_envs)
-        return self._index_tensor(env_ids, self._all_envs)
-
-    def _mask_tensor(self, mask: wp.array | torch.Tensor | None, all_ids: torch.Tensor) -> torch.Tensor:
-        if mask is None:
-            return all_ids
+    def _bool_tensor(self, mask: wp.array | torch.Tensor | ProxyArray) -> torch.Tensor:
+        if isinstance(mask, ProxyArray):
+            mask = mask.warp
         mask = mask if isinstance(mask, torch.Tensor) else wp.to_torch(mask)
-        return torch.nonzero(mask.to(self.device), as_tuple=False).reshape(-1)
+        return mask.to(device=self.device, dtype=torch.bool).reshape(-1)
+
+    def _rows(self, env_ids: Ids, env_mask) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """The env rows a write covers and, for mask writes, the boolean selection over them (all rows)."""
+        if env_mask is not None:
+            return self._all_envs, self._bool_tensor(env_mask)
+        return self._index_tensor(env_ids, self._all_envs), None
 
     def _resolve_env_ids(self, env_ids: Ids) -> wp.array:
-        ids = self._env_tensor(env_ids, None)
+        if env_ids is None or (isinstance(env_ids, slice) and env_ids == slice(None)):
+            return self._ALL_INDICES
+        ids = self._index_tensor(env_ids, self._all_envs)
         return wp.from_torch(ids.to(torch.int32).contiguous(), dtype=wp.int32)
 
     def _as_torch(self, value: torch.Tensor | wp.array | ProxyArray | float) -> torch.Tensor | float:
@@ -94,28 +109,55 @@ class NewtonAssetMixin:
             return value.to(device=self.device, dtype=torch.float32)
         return float(value)
 
-    def _after_state_write(self, skip_forward: bool) -> None:
-        self._data.mark_dirty()
-        if not skip_forward:
-            NewtonManager.forward()
+    @staticmethod
+    def _scatter(target: torch.Tensor, index: torch.Tensor, value, mask: torch.Tensor | None) -> None:
+        """``target[index] = value``, keeping ``target`` where ``mask`` (over the leading axes of ``index``) is off."""
+        if mask is None:
+            target[index] = value
+            return
+        keep = mask.reshape(*mask.shape, *([1] * (index.dim() + target.dim() - 1 - mask.dim())))
+        target[index] = torch.where(keep, value, target[index])
+
+    def _queue_fk(self, rows: torch.Tensor, mask: torch.Tensor | None) -> None:
+        """Record a state write of ``rows``: cached reads go stale, masked FK is queued for their articulations."""
+        if mask is None:
+            arts = self._articulations_t[rows.to(self._articulations_t.device)].contiguous()
+            NewtonManager.note_state_write(wp.from_torch(arts, dtype=wp.int32))
+        else:
+            select = wp.from_torch(mask.to(self._articulations_t.device).contiguous(), dtype=wp.bool)
+            NewtonManager.note_state_write(self._articulations_wp, select=select)
 
     # -- resets ----------------------------------------------------------------------------------------
 
-    def _reset_worlds(self, envs: torch.Tensor) -> None:
-        """Clear the envs' wrenches and reset their worlds: solver internals, joint state to model defaults."""
-        self._permanent_wrench_composer.reset(envs)
-        self._instantaneous_wrench_composer.reset(envs)
+    def _reset_worlds(self, rows: torch.Tensor, mask: torch.Tensor | None) -> None:
+        """Clear the envs' wrenches and reset their worlds: solver internals, joint state to model defaults.
+
+        The reset is applied at once (with masked FK of the reset worlds only), so that the env's reset events
+        write their randomized states on top of it.
+        """
+        if mask is None:
+            env_ids = wp.from_torch(rows.to(torch.int32).contiguous(), dtype=wp.int32)
+            self._permanent_wrench_composer.reset(env_ids=env_ids)
+            self._instantaneous_wrench_composer.reset(env_ids=env_ids)
+        else:
+            env_mask = wp.from_torch(mask.contiguous(), dtype=wp.bool)
+            self._permanent_wrench_composer.reset(env_mask=env_mask)
+            self._instantaneous_wrench_composer.reset(env_mask=env_mask)
         wrench = self._external_wrench()
         if wrench is not None:
-            torch_view(wrench)[self._binding.body_indices[envs]] = 0.0
-        worlds = self._binding.world_ids[envs].to(device=str(NewtonManager.get_model().device), dtype=torch.int32)
-        NewtonManager.request_world_reset(wp.from_torch(worlds.contiguous(), dtype=wp.int32))
-        # Apply the world reset now: solvers restore the worlds' joint state to the model defaults when they
-        # reset, so it must happen before the env's reset events write their randomized states.
-        NewtonManager.forward()
-        self._data.mark_dirty()
+            self._scatter(torch_view(wrench), self._binding.body_indices[rows], 0.0, mask)
+        device = self._worlds_t.device
+        if mask is None:
+            worlds = self._worlds_t[rows.to(device)].contiguous()
+            NewtonManager.request_world_reset(wp.from_torch(worlds, dtype=wp.int32))
+        else:
+            select = wp.from_torch(mask.to(device).contiguous(), dtype=wp.bool)
+            NewtonManager.request_world_reset(self._worlds_wp, select=select)
+        NewtonManager.update_kinematics()
 
     # -- root writes -----------------------------------------------------------------------------------
+    # ``skip_forward`` is accepted for core's signature; forward kinematics is always queued (masked, only the
+    # written worlds) and runs before the next step or body read.
 
     def write_root_pose_to_sim_index(self, *, root_pose, env_ids: Ids = None, skip_forward: bool = False) -> None:
         """Write root body poses (world frame) of the selected envs; see the class docstring for conventions.
@@ -123,121 +165,115 @@ class NewtonAssetMixin:
         A fixed base moves its fixed root joint's parent frame (the solver is notified of the model change);
         a free root sets the free joint's coordinates.
         """
-        envs = self._env_tensor(env_ids, None)
-        self._write_root_link_pose(self._as_torch(root_pose), envs)
-        self._after_state_write(skip_forward)
+        rows, mask = self._rows(env_ids, None)
+        self._write_root_link_pose(self._as_torch(root_pose), rows, mask)
 
     def write_root_pose_to_sim_mask(self, *, root_pose, env_mask=None, skip_forward: bool = False) -> None:
         """Mask variant of :meth:`write_root_pose_to_sim_index` (full-sized ``root_pose``)."""
-        envs = self._mask_tensor(env_mask, self._all_envs)
-        self._write_root_link_pose(self._as_torch(root_pose)[envs], envs)
-        self._after_state_write(skip_forward)
+        rows, mask = self._rows(None, env_mask)
+        self._write_root_link_pose(self._as_torch(root_pose), rows, mask)
 
     write_root_link_pose_to_sim_index = write_root_pose_to_sim_index
     write_root_link_pose_to_sim_mask = write_root_pose_to_sim_mask
 
     def write_root_com_pose_to_sim_index(self, *, root_pose, env_ids: Ids = None, skip_forward: bool = False) -> None:
         """Write root center-of-mass poses (world frame): the body frame is placed so its CoM lands there."""
-        envs = self._env_tensor(env_ids, None)
-        self._write_root_link_pose(self._com_to_link_pose(self._as_torch(root_pose), envs), envs)
-        self._after_state_write(skip_forward)
+        rows, mask = self._rows(env_ids, None)
+        self._write_root_link_pose(self._com_to_link_pose(self._as_torch(root_pose), rows), rows, mask)
 
     def write_root_com_pose_to_sim_mask(self, *, root_pose, env_mask=None, skip_forward: bool = False) -> None:
         """Mask variant of :meth:`write_root_com_pose_to_sim_index`."""
-        envs = self._mask_tensor(env_mask, self._all_envs)
-        self._write_root_link_pose(self._com_to_link_pose(self._as_torch(root_pose)[envs], envs), envs)
-        self._after_state_write(skip_forward)
+        rows, mask = self._rows(None, env_mask)
+        self._write_root_link_pose(self._com_to_link_pose(self._as_torch(root_pose), rows), rows, mask)
 
     def write_root_velocity_to_sim_index(self, *, root_velocity, env_ids: Ids = None, skip_forward=False) -> None:
         """Write root center-of-mass twists (world frame). A fixed base cannot move: only the shape is checked."""
-        envs = self._env_tensor(env_ids, None)
-        self._write_root_com_velocity(self._as_torch(root_velocity), envs)
-        self._after_state_write(skip_forward)
+        rows, mask = self._rows(env_ids, None)
+        self._write_root_com_velocity(self._as_torch(root_velocity), rows, mask)
 
     def write_root_velocity_to_sim_mask(self, *, root_velocity, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_root_velocity_to_sim_index`."""
-        envs = self._mask_tensor(env_mask, self._all_envs)
-        self._write_root_com_velocity(self._as_torch(root_velocity)[envs], envs)
-        self._after_state_write(skip_forward)
+        rows, mask = self._rows(None, env_mask)
+        self._write_root_com_velocity(self._as_torch(root_velocity), rows, mask)
 
     write_root_com_velocity_to_sim_index = write_root_velocity_to_sim_index
     write_root_com_velocity_to_sim_mask = write_root_velocity_to_sim_mask
 
     def write_root_link_velocity_to_sim_index(self, *, root_velocity, env_ids: Ids = None, skip_forward=False) -> None:
         """Write twists of the root body frame's origin (world frame), converted to center-of-mass twists."""
-        envs = self._env_tensor(env_ids, None)
-        self._write_root_com_velocity(self._link_to_com_velocity(self._as_torch(root_velocity), envs), envs)
-        self._after_state_write(skip_forward)
+        rows, mask = self._rows(env_ids, None)
+        vel = self._link_to_com_velocity(self._as_torch(root_velocity), rows)
+        self._write_root_com_velocity(vel, rows, mask)
 
     def write_root_link_velocity_to_sim_mask(self, *, root_velocity, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_root_link_velocity_to_sim_index`."""
-        envs = self._mask_tensor(env_mask, self._all_envs)
-        vel = self._link_to_com_velocity(self._as_torch(root_velocity)[envs], envs)
-        self._write_root_com_velocity(vel, envs)
-        self._after_state_write(skip_forward)
+        rows, mask = self._rows(None, env_mask)
+        vel = self._link_to_com_velocity(self._as_torch(root_velocity), rows)
+        self._write_root_com_velocity(vel, rows, mask)
 
     def write_root_state_to_sim(self, root_state, env_ids: Ids = None) -> None:
         """Write (N, 13) states: root body pose (7) and center-of-mass twist (6)."""
         state = self._as_torch(root_state)
-        self.write_root_pose_to_sim_index(root_pose=state[:, :7], env_ids=env_ids, skip_forward=True)
+        self.write_root_pose_to_sim_index(root_pose=state[:, :7], env_ids=env_ids)
         self.write_root_velocity_to_sim_index(root_velocity=state[:, 7:], env_ids=env_ids)
 
     def write_root_link_state_to_sim(self, root_state, env_ids: Ids = None) -> None:
         """Write (N, 13) states: root body pose (7) and body-origin twist (6)."""
         state = self._as_torch(root_state)
-        self.write_root_pose_to_sim_index(root_pose=state[:, :7], env_ids=env_ids, skip_forward=True)
+        self.write_root_pose_to_sim_index(root_pose=state[:, :7], env_ids=env_ids)
         self.write_root_link_velocity_to_sim_index(root_velocity=state[:, 7:], env_ids=env_ids)
 
     def write_root_com_state_to_sim(self, root_state, env_ids: Ids = None) -> None:
         """Write (N, 13) states: center-of-mass pose (7) and center-of-mass twist (6)."""
         state = self._as_torch(root_state)
-        self.write_root_com_pose_to_sim_index(root_pose=state[:, :7], env_ids=env_ids, skip_forward=True)
+        self.write_root_com_pose_to_sim_index(root_pose=state[:, :7], env_ids=env_ids)
         self.write_root_velocity_to_sim_index(root_velocity=state[:, 7:], env_ids=env_ids)
 
-    def _root_com_offset(self, envs: torch.Tensor) -> torch.Tensor:
-        """Center of mass of the root body in its body frame [m], shape (len(envs), 3)."""
-        return wp.to_torch(NewtonManager.get_model().body_com)[self._binding.root_body[envs]].to(self.device)
+    def _root_com_offset(self, rows: torch.Tensor) -> torch.Tensor:
+        """Center of mass of the root body in its body frame [m], shape (len(rows), 3)."""
+        return self._data.body_com_pos_b.torch[rows, 0]
 
-    def _com_to_link_pose(self, pose: torch.Tensor, envs: torch.Tensor) -> torch.Tensor:
+    def _com_to_link_pose(self, pose: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
         quat = pose[:, 3:]
-        return torch.cat((pose[:, :3] - quat_apply(quat, self._root_com_offset(envs)), quat), -1)
+        return torch.cat((pose[:, :3] - quat_apply(quat, self._root_com_offset(rows)), quat), -1)
 
-    def _link_to_com_velocity(self, vel: torch.Tensor, envs: torch.Tensor) -> torch.Tensor:
-        quat = wp.to_torch(NewtonManager.get_state_0().body_q)[self._binding.root_body[envs], 3:]
-        arm = quat_apply(quat, self._root_com_offset(envs))
+    def _link_to_com_velocity(self, vel: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
+        quat = self._data.root_link_quat_w.torch[rows]
+        arm = quat_apply(quat, self._root_com_offset(rows))
         return torch.cat((vel[:, :3] + torch.cross(vel[:, 3:], arm, dim=-1), vel[:, 3:]), -1)
 
-    def _write_root_link_pose(self, pose: torch.Tensor, envs: torch.Tensor) -> None:
-        if pose.shape != (envs.shape[0], 7):
-            raise ValueError(f"root_pose must have shape ({envs.shape[0]}, 7), got {tuple(pose.shape)}.")
+    def _write_root_link_pose(self, pose: torch.Tensor, rows: torch.Tensor, mask: torch.Tensor | None) -> None:
+        if pose.shape != (rows.shape[0], 7):
+            raise ValueError(f"root_pose must have shape ({rows.shape[0]}, 7), got {tuple(pose.shape)}.")
         bind = self._binding
         model = NewtonManager.get_model()
-        joints = bind.root_joint[envs]
-        x_c = wp.to_torch(model.joint_X_c)[joints].to(self.device)
+        joints = bind.root_joint[rows]
+        x_c = torch_view(model.joint_X_c)[joints]
         if bind.is_fixed_base:
-            torch_view(model.joint_X_p)[joints] = transform_mul(pose, x_c)
+            self._scatter(torch_view(model.joint_X_p), joints, transform_mul(pose, x_c), mask)
             solver = NewtonManager.get_solver()
             if solver is not None:
                 solver.notify_model_changed(newton.ModelFlags.JOINT_PROPERTIES)
-            return
-        x_p = wp.to_torch(model.joint_X_p)[joints].to(self.device)
-        q = torch_view(NewtonManager.get_state_0().joint_q)
-        cols = bind.root_coord[envs][:, None] + torch.arange(7, device=self.device)[None, :]
-        q[cols] = transform_mul(transform_inv(x_p), transform_mul(pose, x_c))
+        else:
+            x_p = torch_view(model.joint_X_p)[joints]
+            cols = bind.root_coord[rows][:, None] + torch.arange(7, device=self.device)[None, :]
+            coords = transform_mul(transform_inv(x_p), transform_mul(pose, x_c))
+            self._scatter(torch_view(NewtonManager.get_state_0().joint_q), cols, coords, mask)
+        self._queue_fk(rows, mask)
 
-    def _write_root_com_velocity(self, vel: torch.Tensor, envs: torch.Tensor) -> None:
-        if vel.shape != (envs.shape[0], 6):
-            raise ValueError(f"root_velocity must have shape ({envs.shape[0]}, 6), got {tuple(vel.shape)}.")
+    def _write_root_com_velocity(self, vel: torch.Tensor, rows: torch.Tensor, mask: torch.Tensor | None) -> None:
+        if vel.shape != (rows.shape[0], 6):
+            raise ValueError(f"root_velocity must have shape ({rows.shape[0]}, 6), got {tuple(vel.shape)}.")
         bind = self._binding
         if bind.is_fixed_base:
             return
-        parent_quat = wp.to_torch(NewtonManager.get_model().joint_X_p)[bind.root_joint[envs], 3:].to(self.device)
+        parent_quat = torch_view(NewtonManager.get_model().joint_X_p)[bind.root_joint[rows], 3:]
         local = torch.cat(
             (quat_apply_inverse(parent_quat, vel[:, :3]), quat_apply_inverse(parent_quat, vel[:, 3:])), -1
         )
-        qd = torch_view(NewtonManager.get_state_0().joint_qd)
-        cols = bind.root_dof[envs][:, None] + torch.arange(6, device=self.device)[None, :]
-        qd[cols] = local
+        cols = bind.root_dof[rows][:, None] + torch.arange(6, device=self.device)[None, :]
+        self._scatter(torch_view(NewtonManager.get_state_0().joint_qd), cols, local, mask)
+        self._queue_fk(rows, mask)
 
     # -- wrenches --------------------------------------------------------------------------------------
 
@@ -261,7 +297,8 @@ class NewtonAssetMixin:
                     " State.body_f (MuJoCo Warp, XPBD) to use the wrench composers."
                 )
             return
-        total = torch.zeros((*self._binding.body_indices.shape, 6), device=self.device)
+        total = self._wrench_total
+        total.zero_()
         quat = self._data.body_link_quat_w.torch
         for composer in composers:
             force, torque, is_global = composer.get_forces_and_torques()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import warnings
 from abc import abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import newton
@@ -16,6 +16,8 @@ from isaaclab.physics import PhysicsEvent, PhysicsManager
 from . import graph as _graph
 from .newton_manager_cfg import NewtonCfg, NewtonSolverCfg
 from .observables import ObservableRequests, ObservableSchedule, allocate_schedule, normalize_kinds
+from .pending_kinematics import PendingKinematics
+from .pending_kinematics import mark as _mark
 from .scene_index import PrimEntities, SceneIndex
 
 if TYPE_CHECKING:
@@ -68,15 +70,13 @@ class NewtonManager(PhysicsManager):
     _solver_dt: ClassVar[float] = 1.0 / 60.0
     _external_body_f: ClassVar[wp.array | None] = None
     _graph: ClassVar[wp.Graph | None] = None
-    _graph_decimation: ClassVar[int] = 0
     _graph_deferred: ClassVar[bool] = False
-    _decimation: ClassVar[int] = 1
-    _actuator_passes: ClassVar[list[tuple[Callable[[], None], bool]]] = []
-    _sensor_updates: ClassVar[list[Callable[[float], None]]] = []
 
     # -- resets --
     _reset_world_mask: ClassVar[wp.array | None] = None
     _reset_pending: ClassVar[bool] = False
+    _pending_fk: ClassVar[PendingKinematics | None] = None
+    _state_stamp: ClassVar[int] = 0
 
     # -- observables --
     _observable_requests: ClassVar[ObservableRequests] = ObservableRequests()
@@ -104,7 +104,6 @@ class NewtonManager(PhysicsManager):
         NewtonManager._gravity = tuple(float(g) for g in sim_context.cfg.gravity)
         NewtonManager._solver_cfg = cfg.solver_cfg
         NewtonManager._num_substeps = int(cfg.num_substeps)
-        NewtonManager._decimation = 1
         if cfg.observables:
             NewtonManager._observable_requests.add(cfg.observables)
         if cfg.observables_every_substep:
@@ -190,6 +189,8 @@ class NewtonManager(PhysicsManager):
         NewtonManager._external_body_f = wp.zeros_like(NewtonManager._state_0.body_f) if model.body_count else None
         NewtonManager._reset_world_mask = wp.zeros(model.world_count + 1, dtype=wp.bool, device=model.device)
         NewtonManager._reset_pending = False
+        NewtonManager._pending_fk = PendingKinematics(model)
+        NewtonManager._state_stamp += 1
         NewtonManager._sim_time = 0.0
         PhysicsManager._sim_time = 0.0
         NewtonManager._simulation_started = True
@@ -214,15 +215,9 @@ class NewtonManager(PhysicsManager):
             cls._release_solver()
             raise
         NewtonManager._graph = None
-        NewtonManager._graph_decimation = 0
-        NewtonManager._graph_deferred = False
-        if cls._graph_decimation_possible():
-            # The graph-safe decimation path captures once the decimation is known (set_decimation / first step).
-            NewtonManager._graph_deferred = True
-        elif cls._requires_initial_reset_before_graph_capture():
-            NewtonManager._graph_deferred = True
-        else:
-            cls._capture_graph(decimation=0)
+        NewtonManager._graph_deferred = cls._requires_initial_reset_before_graph_capture()
+        if not NewtonManager._graph_deferred:
+            cls._capture_graph()
 
     @classmethod
     def reset(cls, soft: bool = False) -> None:
@@ -235,7 +230,7 @@ class NewtonManager(PhysicsManager):
             soft: Keep model, solver, contacts and graph.
         """
         if soft and NewtonManager._solver is not None:
-            cls._reset_solver_internals()
+            cls.update_kinematics()
             return
         if NewtonManager._simulation_started:
             cls.dispatch_event(PhysicsEvent.STOP)
@@ -245,10 +240,10 @@ class NewtonManager(PhysicsManager):
 
     @classmethod
     def step(cls) -> None:
-        """Advance the simulation by one physics step (the whole decimation when :meth:`handles_decimation`)."""
+        """Advance the simulation by one physics step: pending resets and FK, then the substeps."""
         if NewtonManager._solver is None:
             raise RuntimeError("NewtonManager.step() called before the solver exists: call sim.reset() first.")
-        cls._reset_solver_internals()
+        cls.update_kinematics()
         schedule = NewtonManager._observable_schedule
         if schedule is not None:
             contacts = NewtonManager._contacts
@@ -257,35 +252,68 @@ class NewtonManager(PhysicsManager):
             schedule.check_contacts(contacts, NewtonManager._collision_pipeline, NewtonManager._model)
         if NewtonManager._graph_deferred:
             NewtonManager._graph_deferred = False
-            cls._capture_graph(decimation=NewtonManager._decimation if cls._graph_decimation_possible() else 0)
-        num_steps = 1
-        if NewtonManager._graph is not None and NewtonManager._graph_decimation > 0:
-            num_steps = NewtonManager._graph_decimation
+            cls._capture_graph()
+        if NewtonManager._graph is not None:
             _graph.launch(NewtonManager._graph)
         else:
-            cls._run_actuator_passes()
-            if NewtonManager._graph is not None:
-                _graph.launch(NewtonManager._graph)
-            else:
-                cls._simulate_physics_only()
-        dt = cls.get_physics_dt() * num_steps
+            cls._simulate_physics_only()
+        NewtonManager._state_stamp += 1
+        dt = cls.get_physics_dt()
         PhysicsManager._sim_time += dt
         cls._check_solver_status()
         if cls._cfg is not None and getattr(cls._cfg, "debug_mode", False):
             cls._log_solver_debug()
-        for update in tuple(NewtonManager._sensor_updates):
-            update(dt)
 
     @classmethod
     def forward(cls) -> None:
-        """Apply pending world resets and refresh body poses from joint coordinates (no time advance)."""
+        """Apply pending world resets and refresh all body poses from joint coordinates (no time advance).
+
+        Assets do not need this after their writes (they queue masked FK, see :meth:`note_state_write`); it is for
+        callers that edit ``State.joint_q``/``joint_qd`` directly, and for renderers.
+        """
         if NewtonManager._model is None:
             return
-        cls._reset_solver_internals()
+        cls.update_kinematics()
         model = NewtonManager._model
         if model.joint_count:
             state = NewtonManager._state_0
             newton.eval_fk(model, state.joint_q, state.joint_qd, state)
+            NewtonManager._state_stamp += 1
+
+    @classmethod
+    def update_kinematics(cls) -> None:
+        """Apply pending world resets, then forward kinematics of the articulations queued since the last call.
+
+        Only the affected worlds are touched; nothing is read back to the host. :meth:`step` calls this first, and
+        asset data calls it before reading body state.
+        """
+        if NewtonManager._model is None:
+            return
+        cls._reset_solver_internals()
+        if NewtonManager._pending_fk is not None and NewtonManager._pending_fk.apply(NewtonManager._state_0):
+            NewtonManager._state_stamp += 1
+
+    @classmethod
+    def note_state_write(cls, articulations: wp.array | None = None, *, select: wp.array | None = None) -> None:
+        """Record a write to the simulation state: cached reads become stale, FK is queued for ``articulations``.
+
+        Args:
+            articulations: Int32 model articulation indices whose joint coordinates were written (their body
+                state is re-derived by masked FK before the next step or body read); ``None`` for writes that need
+                no FK (e.g. body velocities of a fixed base, model properties).
+            select: Optional boolean mask over ``articulations``: only selected entries are queued.
+        """
+        NewtonManager._state_stamp += 1
+        if articulations is not None and NewtonManager._pending_fk is not None:
+            NewtonManager._pending_fk.mark(articulations, select)
+
+    @classmethod
+    def get_state_stamp(cls) -> int:
+        """Counter that changes whenever the simulation state may have changed (steps, writes, resets, FK).
+
+        Data buffers cache derived quantities against it: equal stamps mean the cached value is current.
+        """
+        return NewtonManager._state_stamp
 
     @classmethod
     def pre_render(cls) -> None:
@@ -307,61 +335,22 @@ class NewtonManager(PhysicsManager):
         NewtonManager._clear_scene()
 
     # ------------------------------------------------------------------------------------------------
-    # Decimation, actuators, sensors, resets
+    # Sensors, resets
     # ------------------------------------------------------------------------------------------------
 
     @classmethod
-    def handles_decimation(cls) -> bool:
-        """Whether :meth:`step` runs the whole decimation loop (actuators and substeps in one graph)."""
-        return NewtonManager._graph is not None and NewtonManager._graph_decimation > 1
+    def request_world_reset(
+        cls, world_ids: Iterable[int] | wp.array | None = None, *, select: wp.array | None = None
+    ) -> None:
+        """Mark worlds whose solver internals (and joint state) are reset before the next step or read.
 
-    @classmethod
-    def set_decimation(cls, decimation: int) -> None:
-        """Record the environment's decimation; on the graph-safe path, capture the decimation loop.
-
-        Args:
-            decimation: Physics steps per environment step.
-        """
-        if decimation < 1:
-            raise ValueError(f"decimation must be >= 1, got {decimation}.")
-        NewtonManager._decimation = int(decimation)
-        if NewtonManager._solver is not None and cls._graph_decimation_possible():
-            NewtonManager._graph_deferred = False
-            cls._capture_graph(decimation=NewtonManager._decimation)
-
-    @classmethod
-    def register_actuator_pass(cls, fn: Callable[[], None], *, graph_safe: bool) -> None:
-        """Register work that runs once per physics step before the substeps (e.g. explicit actuators).
+        The reset worlds' articulations get masked FK afterwards (:meth:`update_kinematics`); other worlds are not
+        touched.
 
         Args:
-            fn: Callable run before the substep loop of each physics step.
-            graph_safe: Whether ``fn`` only launches Warp work that can be captured in a graph (no host reads,
-                allocations or data-dependent Python branches). Any pass that is not graph-safe keeps the
-                environment in charge of decimation.
-        """
-        NewtonManager._actuator_passes.append((fn, bool(graph_safe)))
-
-    @classmethod
-    def register_sensor_update(cls, fn: Callable[[float], None]) -> Callable[[], None]:
-        """Register a callable run after every :meth:`step` with the elapsed time [s].
-
-        Returns:
-            A function that removes the registration.
-        """
-        NewtonManager._sensor_updates.append(fn)
-
-        def remove() -> None:
-            if fn in NewtonManager._sensor_updates:
-                NewtonManager._sensor_updates.remove(fn)
-
-        return remove
-
-    @classmethod
-    def request_world_reset(cls, world_ids: Iterable[int] | wp.array | None = None) -> None:
-        """Mark worlds whose solver internals are reset before the next step or :meth:`forward`.
-
-        Args:
-            world_ids: World indices, or ``None`` for every world.
+            world_ids: World indices (int32 ``wp.array`` on the model device for sync-free use; ``-1`` is the shared
+                world), or ``None`` for every world.
+            select: Optional boolean mask over ``world_ids``: only selected entries are reset.
         """
         mask = NewtonManager._reset_world_mask
         if mask is None:
@@ -374,8 +363,7 @@ class NewtonManager(PhysicsManager):
                 if isinstance(world_ids, wp.array)
                 else wp.array(list(world_ids), dtype=wp.int32, device=mask.device)
             )
-            if ids.shape[0]:
-                wp.launch(_set_mask_kernel, dim=ids.shape[0], inputs=[ids, mask], device=mask.device)
+            _mark(mask, ids, select)
         NewtonManager._reset_pending = True
 
     # ------------------------------------------------------------------------------------------------
@@ -629,7 +617,10 @@ class NewtonManager(PhysicsManager):
         NewtonManager._reset_pending = False
         mask = NewtonManager._reset_world_mask
         NewtonManager._solver.reset(NewtonManager._state_0, world_mask=mask)
+        if NewtonManager._pending_fk is not None:
+            NewtonManager._pending_fk.mark_worlds(mask)
         mask.zero_()
+        NewtonManager._state_stamp += 1
 
     @classmethod
     def _register_builder_attributes(cls, builder: newton.ModelBuilder) -> None:
@@ -712,15 +703,6 @@ class NewtonManager(PhysicsManager):
                 setattr(NewtonManager, name, default)
 
     @classmethod
-    def _graph_decimation_possible(cls) -> bool:
-        """Whether actuators and substeps can run together in one graph over the decimation."""
-        return (
-            cls._graph_unavailable_reason() is None
-            and bool(NewtonManager._actuator_passes)
-            and all(safe for _, safe in NewtonManager._actuator_passes)
-        )
-
-    @classmethod
     def _graph_unavailable_reason(cls) -> str | None:
         if not cls._supports_cuda_graph_capture():
             return f"{cls.__name__}._supports_cuda_graph_capture() is False"
@@ -728,39 +710,24 @@ class NewtonManager(PhysicsManager):
         return _graph.graph_unavailable_reason(
             cls.get_device(),
             use_cuda_graph=bool(getattr(cfg, "use_cuda_graph", True)),
-            use_cpu_graph=bool(getattr(cfg, "use_cpu_graph", False)),
+            use_cpu_graph=bool(getattr(cfg, "use_cpu_graph", True)),
         )
 
     @classmethod
-    def _capture_graph(cls, *, decimation: int) -> None:
-        """Capture the physics loop (``decimation`` = 0) or the whole decimation loop with actuators."""
+    def _capture_graph(cls) -> None:
+        """Capture the substep loop of one physics step (eager fallback, with the reason logged once)."""
         NewtonManager._graph = None
-        NewtonManager._graph_decimation = 0
         reason = cls._graph_unavailable_reason()
         if reason is not None:
             _graph.report_eager_fallback(reason)
             return
 
-        def physics_only() -> None:
-            cls._simulate_physics_only()
-
-        def decimation_loop() -> None:
-            for _ in range(decimation):
-                cls._run_actuator_passes()
-                cls._simulate_physics_only()
-
         try:
-            captured = _graph.capture(decimation_loop if decimation > 0 else physics_only, cls.get_device())
+            captured = _graph.capture(cls._simulate_physics_only, cls.get_device())
         except Exception as exc:  # capture failures must not lose the run; report why and run eagerly
             _graph.report_eager_fallback(f"graph capture failed for {cls.__name__}: {exc}")
             return
         NewtonManager._graph = captured
-        NewtonManager._graph_decimation = decimation
-
-    @classmethod
-    def _run_actuator_passes(cls) -> None:
-        for fn, _ in NewtonManager._actuator_passes:
-            fn()
 
     @classmethod
     def _builder_from_stage_or_fail(cls) -> newton.ModelBuilder:
@@ -779,7 +746,6 @@ class NewtonManager(PhysicsManager):
         for name in _SLOT_NAMES:
             setattr(NewtonManager, name, None)
         NewtonManager._graph = None
-        NewtonManager._graph_decimation = 0
         NewtonManager._graph_deferred = False
         NewtonManager._observable_schedule = None
         NewtonManager._collision_pipeline = None
@@ -801,13 +767,11 @@ class NewtonManager(PhysicsManager):
         NewtonManager._contacts = None
         NewtonManager._external_body_f = None
         NewtonManager._graph = None
-        NewtonManager._graph_decimation = 0
         NewtonManager._graph_deferred = False
-        NewtonManager._decimation = 1
-        NewtonManager._actuator_passes = []
-        NewtonManager._sensor_updates = []
         NewtonManager._reset_world_mask = None
         NewtonManager._reset_pending = False
+        NewtonManager._pending_fk = None
+        NewtonManager._state_stamp += 1
         NewtonManager._observable_requests = ObservableRequests()
         NewtonManager._observable_schedule = None
         NewtonManager._simulation_started = False
@@ -820,9 +784,3 @@ def _stage_has_physics(stage: Any) -> bool:
         if prim.HasAPI(UsdPhysics.RigidBodyAPI) or prim.HasAPI(UsdPhysics.ArticulationRootAPI):
             return True
     return False
-
-
-@wp.kernel
-def _set_mask_kernel(ids: wp.array(dtype=wp.int32), mask: wp.array(dtype=wp.bool)):
-    i = wp.tid()
-    mask[ids[i]] = True

@@ -67,7 +67,7 @@ def test_nan_world_recovers_after_reset(cartpole_scene):
     q = state.joint_q.numpy()
     q[robot._binding.coord_indices[1].numpy()] = math.nan
     state.joint_q.assign(q)
-    robot.data.mark_dirty()
+    NewtonManager.note_state_write()
     _step(sim, scene, 2)
     assert torch.isnan(robot.data.joint_pos.torch[1]).any()
     env = torch.tensor([1])

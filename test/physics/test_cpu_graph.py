@@ -27,8 +27,12 @@ GRAPH_CASES = {
 }
 
 
-def _drop(make_sim, solver_cfg, *, use_cpu_graph: bool, steps: int = 40) -> tuple[np.ndarray, np.ndarray, bool]:
-    sim = make_sim(solver_cfg.copy(), num_substeps=2, use_cpu_graph=use_cpu_graph)
+def _drop(
+    make_sim, solver_cfg, *, use_cpu_graph: bool | None, steps: int = 40
+) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Drop a box; ``use_cpu_graph=None`` keeps NewtonCfg's default."""
+    flags = {} if use_cpu_graph is None else {"use_cpu_graph": use_cpu_graph}
+    sim = make_sim(solver_cfg.copy(), num_substeps=2, **flags)
     scenes.add_dropped_box(NewtonManager.create_builder(), height=0.15)
     sim.reset()
     for _ in range(steps):
@@ -39,9 +43,9 @@ def _drop(make_sim, solver_cfg, *, use_cpu_graph: bool, steps: int = 40) -> tupl
 
 @pytest.mark.parametrize("case", list(GRAPH_CASES))
 def test_cpu_graph_replay_matches_eager(make_sim, case):
-    """A 40-step box drop (2 substeps, ground contact) replayed from a CPU graph equals the eager run exactly."""
+    """By default a 40-step box drop (2 substeps, ground contact) replays a CPU graph and equals eager exactly."""
     eager_q, eager_qd, eager_graph = _drop(make_sim, GRAPH_CASES[case], use_cpu_graph=False)
-    graph_q, graph_qd, graph_used = _drop(make_sim, GRAPH_CASES[case], use_cpu_graph=True)
+    graph_q, graph_qd, graph_used = _drop(make_sim, GRAPH_CASES[case], use_cpu_graph=None)
     assert not eager_graph and graph_used
     assert eager_q[0, 2] < 0.14  # the box moved
     np.testing.assert_array_equal(graph_q, eager_q)

@@ -7,7 +7,6 @@ import warnings
 import newton
 import numpy as np
 import pytest
-import warp as wp
 from isaaclab.utils import configclass
 from newton.solvers import SolverXPBD
 
@@ -58,11 +57,6 @@ class _SlotOnClsCfg(NewtonSolverCfg):
 @configclass
 class _SolverOnlyCfg(NewtonSolverCfg):
     class_type: type = NewtonSolverOnlyManager
-
-
-@wp.kernel
-def _count_pass(counter: wp.array(dtype=wp.int32)):
-    counter[0] = counter[0] + 1
 
 
 def test_missing_solver_slot_raises(make_sim):
@@ -159,53 +153,6 @@ def test_soft_reset_keeps_model_solver_and_contacts(make_sim):
     assert NewtonManager.get_solver() is solver
     assert NewtonManager.get_contacts() is contacts
     assert float(NewtonManager.get_state_0().body_q.numpy()[body, 2]) == height
-
-
-def test_no_graph_leaves_decimation_to_the_environment(make_sim):
-    """Without a graph (eager CPU), set_decimation() records the value but handles_decimation() stays False."""
-    sim = make_sim(XPBDSolverCfg(), dt=0.01)
-    scenes.add_dropped_box(NewtonManager.create_builder())
-    sim.reset()
-    NewtonManager.set_decimation(4)
-    assert not NewtonManager.uses_graph()
-    assert not NewtonManager.handles_decimation()
-    sim.step(render=False)
-    assert NewtonManager.get_simulation_time() == pytest.approx(0.01)
-
-
-def test_eager_actuator_pass_keeps_decimation_with_environment(make_sim):
-    """With a CPU graph but an actuator pass that is not graph-safe, only the substeps are graphed."""
-    sim = make_sim(XPBDSolverCfg(), dt=0.01, use_cpu_graph=True)
-    counter = wp.zeros(1, dtype=wp.int32, device="cpu")
-    NewtonManager.register_actuator_pass(lambda: wp.launch(_count_pass, dim=1, inputs=[counter]), graph_safe=False)
-    scenes.add_dropped_box(NewtonManager.create_builder())
-    sim.reset()
-    NewtonManager.set_decimation(4)
-    assert NewtonManager.uses_graph()
-    assert not NewtonManager.handles_decimation()
-    sim.step(render=False)
-    assert int(counter.numpy()[0]) == 1
-    assert NewtonManager.get_simulation_time() == pytest.approx(0.01)
-
-
-def test_graph_safe_actuator_pass_runs_the_whole_decimation(make_sim):
-    """With a CPU graph and a graph-safe actuator pass, set_decimation(4) makes one step() run 4 physics steps."""
-    dt = 0.01
-    sim = make_sim(XPBDSolverCfg(), dt=dt, use_cpu_graph=True)
-    counter = wp.zeros(1, dtype=wp.int32, device="cpu")
-    NewtonManager.register_actuator_pass(lambda: wp.launch(_count_pass, dim=1, inputs=[counter]), graph_safe=True)
-    body = scenes.add_dropped_box(NewtonManager.create_builder(), height=1.0)
-    sim.reset()
-    assert not NewtonManager.handles_decimation()
-    NewtonManager.set_decimation(4)
-    assert NewtonManager.handles_decimation()
-    before = int(counter.numpy()[0])
-    sim.step(render=False)
-    assert int(counter.numpy()[0]) - before == 4
-    assert NewtonManager.get_simulation_time() == pytest.approx(4 * dt)
-    # Free fall over 4 steps of semi-implicit Euler: the box dropped g*dt^2*(1+2+3+4).
-    drop = 1.0 - float(NewtonManager.get_state_0().body_q.numpy()[body, 2])
-    assert drop == pytest.approx(9.81 * dt**2 * 10, rel=1e-3)
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,7 @@ class NewtonArticulationActuatorControl(ArticulationActuatorControl):
 
     def __init__(self, articulation: Articulation):
         super().__init__(articulation)
+        self._targets: tuple | None = None
 
     def submit_commands(self, collection: ActuatorCollection) -> None:
         """Copy processed targets and efforts of every env and joint into Newton's ``Control``.
@@ -34,8 +35,17 @@ class NewtonArticulationActuatorControl(ArticulationActuatorControl):
             collection: The collection holding processed command buffers.
         """
         control = NewtonManager.get_control()
+        if self._targets is None or self._targets[0] is not control:
+            # torch views of the control arrays, made once per Control (they live as long as the model)
+            views = (
+                torch_view(control.joint_target_q),
+                torch_view(control.joint_target_qd),
+                torch_view(control.joint_f),
+            )
+            self._targets = (control, *views)
+        _, target_q, target_qd, joint_f = self._targets
         bind = self._articulation._binding
         out = collection.output_command
-        torch_view(control.joint_target_q)[bind.coord_indices] = out.position.torch
-        torch_view(control.joint_target_qd)[bind.dof_indices] = out.velocity.torch
-        torch_view(control.joint_f)[bind.dof_indices] = out.effort.torch
+        target_q[bind.coord_indices] = out.position.torch
+        target_qd[bind.dof_indices] = out.velocity.torch
+        joint_f[bind.dof_indices] = out.effort.torch

@@ -14,7 +14,6 @@ from isaaclab.actuators import ActuatorCollection
 from isaaclab.assets.articulation.base_articulation import BaseArticulation
 from isaaclab.utils.string import resolve_matching_names, resolve_matching_names_values
 from isaaclab.utils.warp import ProxyArray
-from newton.selection import ArticulationView
 
 from ...physics import NewtonManager
 from ..newton_asset import Ids, NewtonAssetMixin
@@ -45,7 +44,6 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         super().__init__(cfg)
         self._data: ArticulationData | None = None
         self._binding: ArticulationBinding | None = None
-        self._root_view: ArticulationView | None = None
 
     # -- properties ------------------------------------------------------------------------------------
 
@@ -138,9 +136,21 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
             env_ids: Environments to reset (default: all).
             env_mask: Boolean mask over environments (alternative to ``env_ids``).
         """
-        envs = self._env_tensor(env_ids, env_mask)
-        self.actuators.reset(envs)
-        self._reset_worlds(envs)
+        rows, mask = self._rows(env_ids, env_mask)
+        if mask is None:
+            self.actuators.reset(rows)
+        elif self._stateful_actuators():
+            # Explicit actuator models with per-env state (delays, networks) are reset by index in core.
+            self.actuators.reset(torch.nonzero(mask).reshape(-1))
+        self._reset_worlds(rows, mask)
+
+    def _stateful_actuators(self) -> bool:
+        """Whether any actuator group keeps per-env state that a reset must clear."""
+        from isaaclab.actuators import ActuatorBase, IdealPDActuator, ImplicitActuator
+
+        stateless = (ImplicitActuator.reset, IdealPDActuator.reset)
+        groups = self.actuators._groups.values()
+        return any(isinstance(g, ActuatorBase) and type(g).reset not in stateless for g in groups)
 
     def write_data_to_sim(self) -> None:
         """Run the actuator models, submit their commands into ``Control`` and apply the composed wrenches."""
@@ -154,10 +164,11 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
 
     def _initialize_impl(self) -> None:
         self._binding = ArticulationBinding(self.cfg.prim_path, self.device)
-        model = NewtonManager.get_model()
-        self._root_view = ArticulationView(model, [int(a) for a in self._binding.articulation_ids])
-        self._data = ArticulationData(self._root_view, self.device, self._binding)
+        self._data = ArticulationData(None, self.device, self._binding)
         self._all_joints = torch.arange(self.num_joints, device=self.device)
+        self._all_joints_i32 = self._all_joints.to(torch.int32)
+        self._all_joint_ids = wp.from_torch(self._all_joints_i32, dtype=wp.int32)
+        self._all_true_envs = torch.ones(self._binding.num_instances, dtype=torch.bool, device=self.device)
         self._init_common()
         self._validate_cfg()
         self._resolve_and_install_ordering_maps()
@@ -205,8 +216,7 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
             torch_view(q_array)[bind.coord_indices] = pos
         for qd_array in (model.joint_qd, state.joint_qd):
             torch_view(qd_array)[bind.dof_indices] = vel
-        NewtonManager.forward()
-        self._data.mark_dirty()
+        self._queue_fk(self._all_envs, None)
 
     def _process_actuators_cfg(self) -> None:
         control = NewtonArticulationActuatorControl(self)
@@ -238,56 +248,61 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     # -- index resolution (also used by core's ArticulationActuatorControl) ---------------------------------
 
     def _resolve_joint_ids(self, joint_ids: Ids) -> wp.array:
+        if joint_ids is None or (isinstance(joint_ids, slice) and joint_ids == slice(None)):
+            return self._all_joint_ids
         ids = self._index_tensor(joint_ids, self._all_joints)
         return wp.from_torch(ids.to(torch.int32).contiguous(), dtype=wp.int32)
 
-    @staticmethod
-    def _select(value: torch.Tensor | float, envs: torch.Tensor, cols: torch.Tensor | None, full: bool):
-        """Pick the rows/cols of a full-sized (mask-style) value; partial values pass through."""
-        if not isinstance(value, torch.Tensor) or not full:
-            return value
-        value = value[envs]
-        return value[:, cols] if cols is not None else value
+    def _joint_rows(self, env_ids: Ids, joint_ids: Ids, env_mask, joint_mask):
+        """(rows, cols, row mask, element mask) of a joint write; masks are ``None`` on the index path."""
+        if env_mask is None and joint_mask is None:
+            return (
+                self._index_tensor(env_ids, self._all_envs),
+                self._index_tensor(joint_ids, self._all_joints),
+                None,
+                None,
+            )
+        rows, row_mask = (self._all_envs, None) if env_mask is None else self._rows(None, env_mask)
+        cols = self._all_joints
+        elem = torch.ones((rows.shape[0], cols.shape[0]), dtype=torch.bool, device=self.device)
+        if row_mask is not None:
+            elem = elem & row_mask[:, None]
+        if joint_mask is not None:
+            elem = elem & self._bool_tensor(joint_mask)[None, :]
+        return rows, cols, row_mask, elem
 
     # -- joint state writes ------------------------------------------------------------------------------
+    # ``skip_forward`` is accepted for core's signature; FK of the written worlds is queued and runs (masked)
+    # before the next step or body read.
 
-    def _write_joint_array(self, array: wp.array, indices: torch.Tensor, value, envs, joints, *, full=False):
-        value = self._select(self._as_torch(value), envs, joints, full)
-        torch_view(array)[indices[envs][:, joints]] = value if isinstance(value, torch.Tensor) else float(value)
+    def _write_joint_array(self, array: wp.array, indices, value, env_ids, joint_ids, env_mask=None, joint_mask=None):
+        rows, cols, row_mask, elem = self._joint_rows(env_ids, joint_ids, env_mask, joint_mask)
+        self._scatter(torch_view(array), indices[rows][:, cols], self._as_torch(value), elem)
+        self._queue_fk(rows, row_mask)
 
     def write_joint_position_to_sim_index(
         self, *, position, joint_ids: Ids = None, env_ids: Ids = None, skip_forward: bool = False
     ) -> None:
         """Write joint positions [m or rad] of the selected envs/joints into the simulation state."""
-        envs, joints = self._env_tensor(env_ids, None), self._index_tensor(joint_ids, self._all_joints)
-        self._write_joint_array(
-            NewtonManager.get_state_0().joint_q, self._binding.coord_indices, position, envs, joints
-        )
-        self._after_state_write(skip_forward)
+        q = NewtonManager.get_state_0().joint_q
+        self._write_joint_array(q, self._binding.coord_indices, position, env_ids, joint_ids)
 
     def write_joint_position_to_sim_mask(self, *, position, joint_mask=None, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_joint_position_to_sim_index` (full-sized ``position``)."""
-        envs, joints = self._mask_tensor(env_mask, self._all_envs), self._mask_tensor(joint_mask, self._all_joints)
-        self._write_joint_array(
-            NewtonManager.get_state_0().joint_q, self._binding.coord_indices, position, envs, joints, full=True
-        )
-        self._after_state_write(skip_forward)
+        q = NewtonManager.get_state_0().joint_q
+        self._write_joint_array(q, self._binding.coord_indices, position, None, None, env_mask, joint_mask)
 
     def write_joint_velocity_to_sim_index(
         self, *, velocity, joint_ids: Ids = None, env_ids: Ids = None, skip_forward: bool = False
     ) -> None:
         """Write joint velocities [m/s or rad/s] of the selected envs/joints into the simulation state."""
-        envs, joints = self._env_tensor(env_ids, None), self._index_tensor(joint_ids, self._all_joints)
-        self._write_joint_array(NewtonManager.get_state_0().joint_qd, self._binding.dof_indices, velocity, envs, joints)
-        self._after_state_write(skip_forward)
+        qd = NewtonManager.get_state_0().joint_qd
+        self._write_joint_array(qd, self._binding.dof_indices, velocity, env_ids, joint_ids)
 
     def write_joint_velocity_to_sim_mask(self, *, velocity, joint_mask=None, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_joint_velocity_to_sim_index` (full-sized ``velocity``)."""
-        envs, joints = self._mask_tensor(env_mask, self._all_envs), self._mask_tensor(joint_mask, self._all_joints)
-        self._write_joint_array(
-            NewtonManager.get_state_0().joint_qd, self._binding.dof_indices, velocity, envs, joints, full=True
-        )
-        self._after_state_write(skip_forward)
+        qd = NewtonManager.get_state_0().joint_qd
+        self._write_joint_array(qd, self._binding.dof_indices, velocity, None, None, env_mask, joint_mask)
 
     def write_joint_state_to_sim_index(
         self, *, position, velocity, joint_ids: Ids = None, env_ids: Ids = None, skip_forward: bool = False
@@ -310,20 +325,20 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     # -- joint property writes -------------------------------------------------------------------------------
 
     def _write_property(
-        self, buf: str, arrays: tuple, value, joint_ids, env_ids, *, full=False, envs=None, joints=None, flag=None
+        self, buf: str, arrays: tuple, value, joint_ids, env_ids, *, env_mask=None, joint_mask=None, flag=None
     ) -> None:
-        if envs is None:
-            envs = self._env_tensor(env_ids, None)
-            joints = self._index_tensor(joint_ids, self._all_joints)
-        value = self._select(self._as_torch(value), envs, joints, full)
-        rows, cols = envs[:, None], joints[None, :]
-        self._data._t(buf)[rows, cols] = value
-        dofs = self._binding.dof_indices[rows, cols]
+        rows, cols, _, elem = self._joint_rows(env_ids, joint_ids, env_mask, joint_mask)
+        rr, cc = rows[:, None], cols[None, :]
+        data = self._data._t(buf)
+        value = self._as_torch(value)
+        data[rr, cc] = value if elem is None else torch.where(elem, value, data[rr, cc])
+        dofs = self._binding.dof_indices[rr, cc]
         for array in arrays:
-            torch_view(array)[dofs] = self._data._t(buf)[rows, cols]
+            torch_view(array)[dofs] = data[rr, cc]
         solver = NewtonManager.get_solver()
         if solver is not None and flag is not None:
             solver.notify_model_changed(flag)
+        NewtonManager.note_state_write()
 
     def _prop_writer(buf: str, attr: str, kw: str, flag_name: str, doc: str):  # noqa: N805
         def index(self, *, joint_ids: Ids = None, env_ids: Ids = None, **kwargs) -> None:
@@ -336,16 +351,14 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
 
         def mask(self, *, joint_mask=None, env_mask=None, **kwargs) -> None:
             model = NewtonManager.get_model()
-            envs, joints = self._mask_tensor(env_mask, self._all_envs), self._mask_tensor(joint_mask, self._all_joints)
             self._write_property(
                 buf,
                 (getattr(model, attr),),
                 kwargs[kw],
                 None,
                 None,
-                full=True,
-                envs=envs,
-                joints=joints,
+                env_mask=env_mask if env_mask is not None else self._all_true_envs,
+                joint_mask=joint_mask,
                 flag=getattr(newton.ModelFlags, flag_name),
             )
             if buf in ("joint_stiffness", "joint_damping"):
@@ -400,16 +413,14 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     ) -> None:
         """Mask variant of :meth:`write_joint_friction_coefficient_to_sim_index`."""
         model = NewtonManager.get_model()
-        envs, joints = self._mask_tensor(env_mask, self._all_envs), self._mask_tensor(joint_mask, self._all_joints)
         self._write_property(
             "joint_friction_coeff",
             (model.joint_friction,),
             joint_friction_coeff,
             None,
             None,
-            full=True,
-            envs=envs,
-            joints=joints,
+            env_mask=env_mask if env_mask is not None else self._all_true_envs,
+            joint_mask=joint_mask,
             flag=newton.ModelFlags.JOINT_DOF_PROPERTIES,
         )
 
@@ -417,19 +428,23 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         self, *, limits, joint_ids: Ids = None, env_ids: Ids = None, warn_limit_violation: bool = True
     ) -> None:
         """Write joint position limits (lower, upper) [m or rad], shape (envs, joints, 2)."""
-        envs, joints = self._env_tensor(env_ids, None), self._index_tensor(joint_ids, self._all_joints)
-        self._write_limits(self._as_torch(limits), envs, joints)
+        rows, cols, _, elem = self._joint_rows(env_ids, joint_ids, None, None)
+        self._write_limits(self._as_torch(limits), rows, cols, elem)
 
     def write_joint_position_limit_to_sim_mask(
         self, *, limits, joint_mask=None, env_mask=None, warn_limit_violation: bool = True
     ) -> None:
         """Mask variant of :meth:`write_joint_position_limit_to_sim_index`."""
-        envs, joints = self._mask_tensor(env_mask, self._all_envs), self._mask_tensor(joint_mask, self._all_joints)
-        self._write_limits(self._as_torch(limits)[envs][:, joints], envs, joints)
+        env_mask = env_mask if env_mask is not None else self._all_true_envs
+        rows, cols, _, elem = self._joint_rows(None, None, env_mask, joint_mask)
+        self._write_limits(self._as_torch(limits), rows, cols, elem)
 
-    def _write_limits(self, limits: torch.Tensor, envs: torch.Tensor, joints: torch.Tensor) -> None:
+    def _write_limits(
+        self, limits: torch.Tensor, envs: torch.Tensor, joints: torch.Tensor, elem: torch.Tensor | None
+    ) -> None:
         rows, cols = envs[:, None], joints[None, :]
-        self._data._t("joint_pos_limits")[rows, cols] = limits
+        current = self._data._t("joint_pos_limits")
+        current[rows, cols] = limits if elem is None else torch.where(elem[..., None], limits, current[rows, cols])
         model = NewtonManager.get_model()
         dofs = self._binding.dof_indices[rows, cols]
         torch_view(model.joint_limit_lower)[dofs] = self._data._t("joint_pos_limits")[rows, cols, 0]

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .binding import ArticulationBinding
 
 _JOINT_BUFFERS = (
-    "joint_pos", "joint_vel", "joint_acc", "default_joint_pos", "default_joint_vel", "joint_stiffness",
+    "default_joint_pos", "default_joint_vel", "joint_stiffness",
     "joint_damping", "joint_armature", "joint_friction_coeff", "joint_effort_limits", "joint_vel_limits",
 )  # fmt: skip
 _TENDON_FIELDS = (
@@ -31,31 +31,30 @@ _TENDON_FIELDS = (
 class ArticulationData(NewtonBodyDataMixin, BaseArticulationData):
     """State and properties of an articulation in N Newton worlds.
 
-    Buffers are allocated once and refreshed in place, so ``data.joint_pos.torch`` may be cached by callers.
+    Buffers are allocated once and refreshed in place, so ``data.joint_pos.torch`` may be cached by callers;
+    state-derived ones (joint positions, velocities, accelerations and the body/root quantities) are computed on
+    read and cached until the state changes (see :mod:`isaaclab_newton.assets.body_data`).
     Joint units: [m] or [rad], [m/s] or [rad/s]. Body/root conventions: see :class:`NewtonBodyDataMixin`.
     Newton articulations here carry no tendons: tendon properties have zero columns.
     """
 
-    def __init__(self, root_view, device: str, binding: ArticulationBinding):
+    def __init__(self, root_view: None, device: str, binding: ArticulationBinding):
         BaseArticulationData.__init__(self, root_view, device)
         self._nj = len(binding.joint_names)
-        self._prev_joint_vel: torch.Tensor | None = None
         self.soft_joint_pos_limit_factor = 1.0
         self._init_body_buffers(binding, device)
         n, j = self._n, self._nj
+        self._add_lazy("joint_pos", (n, j), wp.float32, self._gather_state("joint_q", binding.coord_indices))
+        self._add_lazy("joint_vel", (n, j), wp.float32, self._gather_state("joint_qd", binding.dof_indices))
+        self._add_lazy("joint_acc", (n, j), wp.float32, self._difference("joint_vel"))
         for name in _JOINT_BUFFERS:
-            self._bufs[name] = ProxyArray(wp.zeros((n, j), dtype=wp.float32, device=device))
+            self._static[name] = ProxyArray(wp.zeros((n, j), dtype=wp.float32, device=device))
         for name in ("joint_pos_limits", "soft_joint_pos_limits"):
-            self._bufs[name] = ProxyArray(wp.zeros((n, j), dtype=wp.vec2f, device=device))
+            self._static[name] = ProxyArray(wp.zeros((n, j), dtype=wp.vec2f, device=device))
         for name in _TENDON_FIELDS:
-            self._bufs[name] = ProxyArray(wp.zeros((n, 0), dtype=wp.float32, device=device))
-        self._bufs["fixed_tendon_pos_limits"] = ProxyArray(wp.zeros((n, 0), dtype=wp.vec2f, device=device))
+            self._static[name] = ProxyArray(wp.zeros((n, 0), dtype=wp.float32, device=device))
+        self._static["fixed_tendon_pos_limits"] = ProxyArray(wp.zeros((n, 0), dtype=wp.vec2f, device=device))
         self._read_joint_properties()
-
-    def _refresh_joints(self, state) -> None:
-        bind = self._binding
-        self._t("joint_pos").copy_(torch_view(state.joint_q)[bind.coord_indices])
-        self._t("joint_vel").copy_(torch_view(state.joint_qd)[bind.dof_indices])
 
     def _read_joint_properties(self) -> None:
         """Copy joint properties of the finalized model into the per-env buffers."""
@@ -82,90 +81,81 @@ class ArticulationData(NewtonBodyDataMixin, BaseArticulationData):
         self._t("soft_joint_pos_limits").copy_(torch.stack((mid - half, mid + half), -1))
 
     def update(self, dt: float) -> None:
-        """Refresh state buffers and the finite-difference joint and body accelerations.
+        """Nothing to do: state-derived buffers are computed when read.
 
         Args:
-            dt: Time since the previous update [s].
+            dt: Time since the previous update [s] (unused).
         """
-        self._update_body_acc(dt)
-        vel = self._t("joint_vel")
-        if self._prev_joint_vel is not None and dt > 0.0:
-            self._t("joint_acc").copy_((vel - self._prev_joint_vel) / dt)
-            self._prev_joint_vel.copy_(vel)
-        else:
-            self._prev_joint_vel = vel.clone()
 
     @property
     def joint_pos(self) -> ProxyArray:
         """Joint positions [m or rad], shape (num_instances, num_joints)."""
-        self._refresh()
-        return self._bufs["joint_pos"]
+        return self._read("joint_pos")
 
     @property
     def joint_vel(self) -> ProxyArray:
         """Joint velocities [m/s or rad/s], shape (num_instances, num_joints)."""
-        self._refresh()
-        return self._bufs["joint_vel"]
+        return self._read("joint_vel")
 
     @property
     def joint_acc(self) -> ProxyArray:
-        """Joint accelerations by finite differences between updates [m/s^2 or rad/s^2]."""
-        return self._bufs["joint_acc"]
+        """Joint accelerations [m/s^2 or rad/s^2]: velocity difference between two reads over their time gap."""
+        return self._read("joint_acc")
 
     @property
     def default_joint_pos(self) -> ProxyArray:
         """Default joint positions from the configuration's initial state."""
-        return self._bufs["default_joint_pos"]
+        return self._static["default_joint_pos"]
 
     @property
     def default_joint_vel(self) -> ProxyArray:
         """Default joint velocities from the configuration's initial state."""
-        return self._bufs["default_joint_vel"]
+        return self._static["default_joint_vel"]
 
     @property
     def joint_stiffness(self) -> ProxyArray:
         """Joint drive stiffness [N/m or N m/rad] (Newton ``joint_target_ke``)."""
-        return self._bufs["joint_stiffness"]
+        return self._static["joint_stiffness"]
 
     @property
     def joint_damping(self) -> ProxyArray:
         """Joint drive damping [N s/m or N m s/rad] (Newton ``joint_target_kd``)."""
-        return self._bufs["joint_damping"]
+        return self._static["joint_damping"]
 
     @property
     def joint_armature(self) -> ProxyArray:
         """Joint armature [kg or kg m^2]."""
-        return self._bufs["joint_armature"]
+        return self._static["joint_armature"]
 
     @property
     def joint_friction_coeff(self) -> ProxyArray:
         """Joint friction (Newton ``joint_friction``, a friction-loss force [N or N m] under MuJoCo)."""
-        return self._bufs["joint_friction_coeff"]
+        return self._static["joint_friction_coeff"]
 
     @property
     def joint_effort_limits(self) -> ProxyArray:
         """Joint effort limits [N or N m]."""
-        return self._bufs["joint_effort_limits"]
+        return self._static["joint_effort_limits"]
 
     @property
     def joint_vel_limits(self) -> ProxyArray:
         """Joint velocity limits [m/s or rad/s]."""
-        return self._bufs["joint_vel_limits"]
+        return self._static["joint_vel_limits"]
 
     @property
     def joint_pos_limits(self) -> ProxyArray:
         """Joint position limits (lower, upper) [m or rad], shape (num_instances, num_joints, 2)."""
-        return self._bufs["joint_pos_limits"]
+        return self._static["joint_pos_limits"]
 
     @property
     def soft_joint_pos_limits(self) -> ProxyArray:
         """Soft joint position limits (lower, upper) [m or rad]."""
-        return self._bufs["soft_joint_pos_limits"]
+        return self._static["soft_joint_pos_limits"]
 
 
 def _tendon_property(name: str) -> property:
     def getter(self) -> ProxyArray:
-        return self._bufs[name]
+        return self._static[name]
 
     getter.__doc__ = f"``{name}``: no tendons on the Newton backend, shape (num_instances, 0)."
     return property(getter)

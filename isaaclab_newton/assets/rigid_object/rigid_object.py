@@ -11,9 +11,7 @@ import warp as wp
 from isaaclab.assets.rigid_object.base_rigid_object import BaseRigidObject
 from isaaclab.utils.string import resolve_matching_names
 from isaaclab.utils.warp import ProxyArray
-from newton.selection import ArticulationView
 
-from ...physics import NewtonManager
 from ..articulation.binding import ArticulationBinding
 from ..newton_asset import Ids, NewtonAssetMixin
 from ..unsupported import mark_unsupported
@@ -37,7 +35,6 @@ class RigidObject(NewtonAssetMixin, BaseRigidObject):
         super().__init__(cfg)
         self._data: RigidObjectData | None = None
         self._binding: ArticulationBinding | None = None
-        self._root_view: ArticulationView | None = None
 
     @property
     def data(self) -> RigidObjectData:
@@ -75,7 +72,7 @@ class RigidObject(NewtonAssetMixin, BaseRigidObject):
             env_ids: Environments to reset (default: all).
             env_mask: Boolean mask over environments (alternative to ``env_ids``).
         """
-        self._reset_worlds(self._env_tensor(env_ids, env_mask))
+        self._reset_worlds(*self._rows(env_ids, env_mask))
 
     def write_data_to_sim(self) -> None:
         """Apply the composed wrenches."""
@@ -93,8 +90,7 @@ class RigidObject(NewtonAssetMixin, BaseRigidObject):
                 f" joints {binding.joint_names} (fixed root: {binding.is_fixed_base}). Use an Articulation instead."
             )
         self._binding = binding
-        self._root_view = ArticulationView(NewtonManager.get_model(), [int(a) for a in binding.articulation_ids])
-        self._data = RigidObjectData(self._root_view, self.device, binding)
+        self._data = RigidObjectData(None, self.device, binding)
         self._init_common()
         self._process_cfg()
         self._create_buffers()

@@ -12,13 +12,12 @@ from ..unsupported import mark_unsupported
 class RigidObjectData(NewtonBodyDataMixin, BaseRigidObjectData):
     """State of one free rigid body in each of N Newton worlds (conventions: :class:`NewtonBodyDataMixin`)."""
 
-    def __init__(self, root_view, device: str, binding: ArticulationBinding):
+    def __init__(self, root_view: None, device: str, binding: ArticulationBinding):
         BaseRigidObjectData.__init__(self, root_view, device)
         self._init_body_buffers(binding, device)
 
     def update(self, dt: float) -> None:
-        """Refresh buffers and the finite-difference accelerations over ``dt`` [s]."""
-        self._update_body_acc(dt)
+        """Nothing to do: state-derived buffers are computed when read (``dt`` [s] is unused)."""
 
 
 mark_unsupported(RigidObjectData, sorted(BaseRigidObjectData.__abstractmethods__))

@@ -103,7 +103,8 @@ class ContactSensor(BaseContactSensor):
             )
             for hist in self._data._matrix_hist:
                 hist_torch = wp.to_torch(hist)
-                hist_torch[wp.to_torch(mask)] = 0.0
+                keep = wp.to_torch(mask).reshape(-1, *([1] * (hist_torch.dim() - 1)))
+                hist_torch.masked_fill_(keep, 0.0)
         if self._data._times is not None:
             for times in self._data._times:
                 wp.launch(k.reset_times, dim=shape, inputs=[mask, times], device=self._device)

@@ -1,0 +1,281 @@
+"""Environment throughput of every registered task against its physics ceiling, in one process.
+
+For each task (``--tasks``, default: all registered by ``isaaclab_contrib.tasks``) and each environment count
+(``--num_envs``; default 1,024 / 4,096 / 16,384 on CUDA, 16 / 64 / 256 on CPU) the script
+
+* builds the environment and times its construction (``setup_s``) and its first ``env.step()`` (``first_step_s``:
+  kernel compilation and graph capture that happen on first use),
+* times ``--steps`` ``env.step()`` calls with zero actions after ``--warmup`` untimed ones (``env_steps_per_s``,
+  environments x steps / s),
+* times the raw solver loop on the same model (``raw_physics_steps_per_s``, worlds x physics steps / s): the
+  solver the manager builds, the same substeps, collision pipeline when the manager owns one, one physics step
+  captured in a graph (CUDA graph, or Warp CPU graph on CPU) and replayed, like the raw loop of
+  ``benchmark_observables.py``,
+
+and reports ``ratio = env_steps_per_s * decimation / raw_physics_steps_per_s``, the share of the physics ceiling
+the environment reaches. Results are printed, written as JSON (``--out``) and drawn as a PNG (``--plot``):
+throughput against environment count per task, the environment next to its ceiling.
+
+Examples::
+
+    ./isaaclab.sh -p scripts/benchmarks/benchmark_envs.py --device cuda:0 --out /tmp/envs.json
+    ./isaaclab.sh -p scripts/benchmarks/benchmark_envs.py --device cpu --num_envs 16 64 --steps 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import platform
+import sys
+import time
+from dataclasses import asdict, dataclass
+
+import gymnasium as gym
+import torch
+import warp as wp
+
+CUDA_COUNTS = (1024, 4096, 16384)
+CPU_COUNTS = (16, 64, 256)
+
+
+@dataclass
+class Result:
+    """One task at one environment count."""
+
+    task: str
+    num_envs: int
+    decimation: int
+    status: str = "ok"
+    setup_s: float | None = None
+    first_step_s: float | None = None
+    env_steps_per_s: float | None = None
+    raw_physics_steps_per_s: float | None = None
+    ratio: float | None = None
+    env_graph: bool = False
+    raw_graph: bool = False
+
+
+def registered_tasks() -> list[str]:
+    """Task ids registered by ``isaaclab_contrib.tasks``, sorted."""
+    import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
+
+    return sorted(
+        name for name, spec in gym.registry.items() if str(spec.entry_point).startswith("isaaclab_contrib.tasks")
+    )
+
+
+def _sync(device: str) -> None:
+    wp.synchronize_device(device)
+    if device.startswith("cuda"):
+        torch.cuda.synchronize()
+
+
+def time_env(task: str, num_envs: int, args: argparse.Namespace, result: Result):
+    """Build the env and time setup, the first step and the steady env steps; return the env (left open)."""
+    from isaaclab_contrib.tasks.registry import load_env_cfg
+
+    cfg = load_env_cfg(task)
+    cfg.scene.num_envs = num_envs
+    cfg.sim.device = args.device
+    cfg.seed = 0
+    result.decimation = int(cfg.decimation)
+    start = time.perf_counter()
+    env = gym.make(task, cfg=cfg)
+    env.reset()
+    _sync(args.device)
+    result.setup_s = time.perf_counter() - start
+    unwrapped = env.unwrapped
+    actions = torch.zeros((unwrapped.num_envs, *unwrapped.single_action_space.shape), device=unwrapped.device)
+    start = time.perf_counter()
+    env.step(actions)
+    _sync(args.device)
+    result.first_step_s = time.perf_counter() - start
+    for _ in range(args.warmup):
+        env.step(actions)
+    _sync(args.device)
+    start = time.perf_counter()
+    for _ in range(args.steps):
+        env.step(actions)
+    _sync(args.device)
+    result.env_steps_per_s = num_envs * args.steps / (time.perf_counter() - start)
+    from isaaclab_newton.physics import NewtonManager
+
+    result.env_graph = NewtonManager.uses_graph()
+    return env
+
+
+def time_raw(env, args: argparse.Namespace, result: Result) -> None:
+    """Time the raw solver loop on the env's model: one physics step captured and replayed."""
+    import newton
+
+    from isaaclab_newton.physics import NewtonManager
+    from isaaclab_newton.physics import graph as graph_utils
+
+    manager = env.unwrapped.sim.physics_manager
+    model = NewtonManager.get_model()
+    solver = manager._create_solver(model, NewtonManager._solver_cfg)
+    state_0, state_1, control = model.state(), model.state(), model.control()
+    state_0.assign(NewtonManager.get_state_0())
+    pipeline = newton.CollisionPipeline(model) if NewtonManager._needs_collision_pipeline else None
+    contacts = pipeline.contacts() if pipeline is not None else None
+    substeps = NewtonManager.get_num_substeps()
+    dt = NewtonManager.get_physics_dt() / substeps
+    single = bool(NewtonManager._use_single_state)
+
+    def physics_step() -> None:
+        nonlocal state_0, state_1
+        for substep in range(substeps):
+            if pipeline is not None:
+                pipeline.collide(state_0, contacts)
+            out = state_0 if single else state_1
+            solver.step(state_0, out, control, contacts, dt)
+            if not single:
+                if substep == substeps - 1 and substeps % 2 == 1:
+                    state_0.assign(state_1)
+                else:
+                    state_0, state_1 = state_1, state_0
+
+    physics_step()  # eager first step: lazy solver allocations happen outside any capture
+    step = physics_step
+    if not args.no_graph:
+        try:
+            captured = graph_utils.capture(physics_step, args.device)
+            result.raw_graph = True
+
+            def step() -> None:
+                graph_utils.launch(captured)
+
+        except Exception as exc:  # report and time the eager loop instead
+            print(f"  raw loop: graph capture failed ({exc}); timing it eagerly", flush=True)
+    raw_steps = args.steps * result.decimation
+    for _ in range(args.warmup):
+        step()
+    _sync(args.device)
+    start = time.perf_counter()
+    for _ in range(raw_steps):
+        step()
+    _sync(args.device)
+    result.raw_physics_steps_per_s = result.num_envs * raw_steps / (time.perf_counter() - start)
+
+
+def run(task: str, num_envs: int, args: argparse.Namespace) -> Result:
+    result = Result(task=task, num_envs=num_envs, decimation=0)
+    env = None
+    try:
+        env = time_env(task, num_envs, args, result)
+        time_raw(env, args, result)
+        result.ratio = result.env_steps_per_s * result.decimation / result.raw_physics_steps_per_s
+    except Exception as exc:  # one failing configuration must not lose the others
+        result.status = f"error: {type(exc).__name__}: {exc}"
+    finally:
+        if env is not None:
+            env.close()
+    return result
+
+
+def versions() -> dict[str, str]:
+    import importlib.metadata as md
+
+    out = {"python": platform.python_version(), "platform": platform.platform(), "torch": torch.__version__}
+    for name in ("newton", "warp-lang", "mujoco-warp", "isaaclab"):
+        try:
+            out[name] = md.version(name)
+        except md.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+def print_table(results: list[Result]) -> None:
+    print(
+        f"{'task':<34} {'envs':>6} {'dec':>3} {'setup s':>8} {'1st step s':>10} {'env-steps/s':>13}"
+        f" {'raw phys-steps/s':>17} {'ratio':>6}  status"
+    )
+    for r in results:
+        fmt = lambda v, spec: "-" if v is None else format(v, spec)  # noqa: E731
+        print(
+            f"{r.task:<34} {r.num_envs:>6} {r.decimation:>3} {fmt(r.setup_s, '.1f'):>8}"
+            f" {fmt(r.first_step_s, '.2f'):>10}"
+            f" {fmt(r.env_steps_per_s, ',.0f'):>13} {fmt(r.raw_physics_steps_per_s, ',.0f'):>17}"
+            f" {fmt(r.ratio, '.3f'):>6}  {r.status}"
+        )
+
+
+def plot(results: list[Result], path: pathlib.Path, title: str) -> None:
+    """Per task: env-steps/s and the ceiling (raw physics-steps/s / decimation) against environment count."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    tasks = sorted({r.task for r in results})
+    fig, axes = plt.subplots(1, len(tasks), figsize=(4.5 * len(tasks), 4.0), squeeze=False)
+    for ax, task in zip(axes[0], tasks, strict=True):
+        rows = sorted((r for r in results if r.task == task and r.ratio is not None), key=lambda r: r.num_envs)
+        envs = [r.num_envs for r in rows]
+        ax.plot(envs, [r.env_steps_per_s for r in rows], "o-", label="env")
+        ax.plot(envs, [r.raw_physics_steps_per_s / r.decimation for r in rows], "s--", label="physics ceiling")
+        for r in rows:
+            ax.annotate(f"{r.ratio:.2f}", (r.num_envs, r.env_steps_per_s), textcoords="offset points", xytext=(4, -12))
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_title(task, fontsize=9)
+        ax.set_xlabel("environments")
+        ax.set_ylabel("env-steps/s")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--device", default="cuda:0", help="Simulation device, e.g. cuda:0 or cpu.")
+    parser.add_argument("--tasks", nargs="+", default=None, help="Tasks to measure (default: all registered).")
+    parser.add_argument("--num_envs", nargs="+", type=int, default=None, help="Environment counts.")
+    parser.add_argument("--steps", type=int, default=None, help="Timed env steps (default 200 CUDA, 20 CPU).")
+    parser.add_argument("--warmup", type=int, default=None, help="Untimed steps (default 20 CUDA, 3 CPU).")
+    parser.add_argument("--no_graph", action="store_true", help="Time the raw loop eagerly.")
+    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("benchmark_envs.json"), help="JSON path.")
+    parser.add_argument("--plot", type=pathlib.Path, default=None, help="PNG path (default: --out with .png).")
+    args = parser.parse_args(argv)
+    cuda = args.device.startswith("cuda")
+    args.num_envs = args.num_envs or list(CUDA_COUNTS if cuda else CPU_COUNTS)
+    args.steps = args.steps if args.steps is not None else (200 if cuda else 20)
+    args.warmup = args.warmup if args.warmup is not None else (20 if cuda else 3)
+    args.plot = args.plot or args.out.with_suffix(".png")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    tasks = args.tasks or registered_tasks()
+    results = []
+    for task in tasks:
+        for num_envs in args.num_envs:
+            print(f"{task} at {num_envs} envs ...", flush=True)
+            results.append(run(task, num_envs, args))
+    device_name = wp.get_device(args.device).name
+    header = f"device {args.device} ({device_name}), {args.steps} timed env steps, zero actions"
+    print(header)
+    print_table(results)
+    report = {
+        "command": " ".join([pathlib.Path(sys.argv[0]).name, *(argv if argv is not None else sys.argv[1:])]),
+        "device": args.device,
+        "device_name": device_name,
+        "steps": args.steps,
+        "warmup": args.warmup,
+        "versions": versions(),
+        "results": [asdict(r) for r in results],
+    }
+    args.out.write_text(json.dumps(report, indent=2))
+    plot(results, args.plot, header)
+    print(f"wrote {args.out} and {args.plot}")
+    return 0 if all(r.status == "ok" for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,163 @@
+"""Lazy asset data: derived quantities computed on read, cached until the state changes; resets touch one world."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+NUM_ENVS = 4
+
+
+@pytest.fixture(scope="module")
+def cartpoles_and_cubes():
+    """4 cartpoles (fixed base, MuJoCo Warp) and 4 free 1 kg cubes resting on the ground."""
+    import isaaclab.sim as sim_utils
+    from isaaclab.assets import ArticulationCfg, AssetBaseCfg, RigidObjectCfg
+    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
+    from isaaclab.sim import SimulationCfg, SimulationContext
+    from isaaclab.sim.schemas import MassCfg, UsdPhysicsCollisionCfg, UsdPhysicsRigidBodyCfg
+    from isaaclab.utils import configclass, replace
+
+    from isaaclab_contrib.tasks.cartpole.robot_cfg import CARTPOLE_CFG
+    from isaaclab_newton.physics import NewtonCfg
+    from isaaclab_newton.sim import GroundPlaneCfg
+
+    @configclass
+    class SceneCfg(InteractiveSceneCfg):
+        ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg())
+        robot: ArticulationCfg = replace(CARTPOLE_CFG, prim_path="{ENV_REGEX_NS}/Robot")
+        cube = RigidObjectCfg(
+            prim_path="{ENV_REGEX_NS}/Cube",
+            spawn=sim_utils.CuboidCfg(
+                size=(0.2, 0.2, 0.2),
+                mass_props=[MassCfg(mass=1.0)],
+                rigid_props=[UsdPhysicsRigidBodyCfg()],
+                collision_props=[UsdPhysicsCollisionCfg()],
+            ),
+            init_state=RigidObjectCfg.InitialStateCfg(pos=(1.5, 0.0, 0.1)),
+        )
+
+    SimulationContext.clear_instance()
+    sim = SimulationContext(SimulationCfg(dt=1 / 120, device="cpu", physics=NewtonCfg()))
+    scene = InteractiveScene(SceneCfg(num_envs=NUM_ENVS, env_spacing=4.0))
+    sim.reset()
+    yield sim, scene
+    SimulationContext.clear_instance()
+
+
+def _step(sim, scene, steps: int) -> None:
+    for _ in range(steps):
+        scene.write_data_to_sim()
+        sim.step(render=False)
+        scene.update(sim.get_physics_dt())
+
+
+def _count_computes(data, name: str) -> list[int]:
+    """Wrap the compute function of lazy buffer ``name`` with a call counter."""
+    buf, compute = data._lazy[name]
+    calls = [0]
+
+    def counted():
+        calls[0] += 1
+        return compute()
+
+    data._lazy[name] = (buf, counted)
+    return calls
+
+
+def test_root_pose_write_is_visible_in_derived_reads(cartpoles_and_cubes):
+    """Right after a root-pose write (no forward), CoM position, heading and projected gravity follow it."""
+    sim, scene = cartpoles_and_cubes
+    cube = scene["cube"]
+    _ = cube.data.projected_gravity_b.torch.clone()  # cache the old values first
+    yaw = 0.5 * math.pi  # 90 deg about z, then tilt: quaternion of a 90 deg rotation about x
+    pose = cube.data.root_link_pose_w.torch.clone()
+    pose[:, 2] += 0.5
+    half = 0.5 * yaw
+    pose[:, 3:] = torch.tensor([math.sin(half), 0.0, 0.0, math.cos(half)])  # 90 deg about x
+    cube.write_root_pose_to_sim_index(root_pose=pose, skip_forward=True)
+    np.testing.assert_allclose(cube.data.root_com_pos_w.torch.numpy(), pose[:, :3].numpy(), atol=1e-5)
+    np.testing.assert_allclose(cube.data.body_link_pos_w.torch[:, 0].numpy(), pose[:, :3].numpy(), atol=1e-5)
+    # gravity (0, 0, -1) seen from a frame rotated 90 deg about x points along -y of that frame
+    np.testing.assert_allclose(cube.data.projected_gravity_b.torch.numpy(), [[0.0, -1.0, 0.0]] * NUM_ENVS, atol=1e-5)
+
+
+def test_joint_write_moves_bodies_on_next_read(cartpoles_and_cubes):
+    """A cart position write of 0.7 m shows in the cart body's world position on the next read."""
+    sim, scene = cartpoles_and_cubes
+    robot = scene["robot"]
+    cart = robot.find_bodies("cart")[0][0]
+    before = robot.data.body_link_pos_w.torch[:, cart].clone()
+    joint_pos = robot.data.joint_pos.torch.clone()
+    slider = robot.find_joints("slider_to_cart")[0][0]
+    joint_pos[:, slider] += 0.7
+    robot.write_joint_position_to_sim_index(position=joint_pos)
+    assert torch.allclose(robot.data.joint_pos.torch, joint_pos)
+    moved = robot.data.body_link_pos_w.torch[:, cart] - before
+    assert torch.allclose(moved.norm(dim=-1), torch.full((NUM_ENVS,), 0.7), atol=1e-5)
+
+
+def test_read_twice_in_a_step_computes_once(cartpoles_and_cubes):
+    """Two reads of root_link_lin_vel_b in one step compute it once; a step invalidates it."""
+    sim, scene = cartpoles_and_cubes
+    data = scene["cube"].data
+    calls = _count_computes(data, "root_link_lin_vel_b")
+    _step(sim, scene, 1)
+    first = data.root_link_lin_vel_b
+    second = data.root_link_lin_vel_b
+    assert calls[0] == 1 and first is second
+    _step(sim, scene, 1)
+    _ = data.root_link_lin_vel_b
+    assert calls[0] == 2
+
+
+def test_unread_quantity_is_never_computed(cartpoles_and_cubes):
+    """Steps during which nobody reads heading_w never compute it."""
+    sim, scene = cartpoles_and_cubes
+    data = scene["robot"].data
+    calls = _count_computes(data, "heading_w")
+    _step(sim, scene, 5)
+    assert calls[0] == 0
+    _ = data.heading_w
+    assert calls[0] == 1
+
+
+def test_reset_of_env_2_leaves_other_worlds_bit_identical(cartpoles_and_cubes):
+    """Resetting env 2 (index and mask forms) and writing its state leaves envs 0, 1, 3 bit-identical."""
+    from isaaclab_newton.physics import NewtonManager
+
+    sim, scene = cartpoles_and_cubes
+    robot, cube = scene["robot"], scene["cube"]
+    _step(sim, scene, 10)
+    state = NewtonManager.get_state_0()
+    rows = np.concatenate((robot._binding.body_indices.numpy(), cube._binding.body_indices.numpy()), axis=1)
+    others = [0, 1, 3]
+
+    def snapshot():
+        body_q, body_qd = state.body_q.numpy(), state.body_qd.numpy()
+        q = state.joint_q.numpy()[robot._binding.coord_indices.numpy()]
+        return body_q[rows[others]].copy(), body_qd[rows[others]].copy(), q[others].copy()
+
+    before = snapshot()
+    robot.reset(env_ids=[2])
+    cube.reset(env_ids=[2])
+    cube.write_root_velocity_to_sim_index(root_velocity=torch.ones(1, 6), env_ids=[2])
+    robot.write_joint_position_to_sim_index(
+        position=torch.tensor([[0.3, 0.2]]), env_ids=torch.tensor([2]), skip_forward=False
+    )
+    _ = robot.data.body_link_pose_w.torch  # forces the queued (masked) FK
+    for a, b in zip(before, snapshot(), strict=True):
+        np.testing.assert_array_equal(a, b)
+    mask = torch.zeros(NUM_ENVS, dtype=torch.bool)
+    mask[2] = True
+    robot.reset(env_mask=mask)
+    cube.reset(env_mask=mask)
+    cube.write_root_velocity_to_sim_mask(root_velocity=torch.zeros(NUM_ENVS, 6), env_mask=mask)
+    robot.write_joint_position_to_sim_mask(position=torch.full((NUM_ENVS, 2), -0.4), env_mask=mask)
+    _ = robot.data.body_link_pose_w.torch
+    for a, b in zip(before, snapshot(), strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert torch.allclose(robot.data.joint_pos.torch[2], torch.tensor([-0.4, -0.4]))
