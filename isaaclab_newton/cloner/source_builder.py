@@ -9,6 +9,8 @@ import numpy as np
 import warp as wp
 
 from ..physics.scene_index import builder_counts
+from ..sim.spawners.deformable_spawners import add_deformable
+from ..sim.spawners.deformable_spawners_cfg import DeformableSpawnerCfg
 from ..sim.spawners.file_spawners_cfg import GroundPlaneCfg, NewtonFileCfg
 
 
@@ -165,6 +167,9 @@ def add_asset_prototype(
         import_file_asset(builder, spawn, init_transform(cfg), load_visual_shapes=visuals)
         root = spawn.root_path if spawn.file_format == "usd" else ""
         relabel(builder, before, prefix, strip="" if root == "/" else root)
+        return prefix
+    if isinstance(spawn, DeformableSpawnerCfg):
+        add_deformable(builder, spawn, init_transform(cfg), label=prefix)
         return prefix
     if isinstance(spawn, GroundPlaneCfg):
         pose = init_transform(cfg)

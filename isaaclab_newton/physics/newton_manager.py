@@ -221,13 +221,7 @@ class NewtonManager(PhysicsManager):
         NewtonManager._solver_dt = dt / NewtonManager._num_substeps
         cls._initialize_contacts()
         try:
-            NewtonManager._observable_schedule = allocate_schedule(
-                NewtonManager._solver,
-                NewtonManager._observable_requests,
-                NewtonManager._contacts,
-                solver_name=cls.__name__,
-                pipeline=NewtonManager._collision_pipeline,
-            )
+            NewtonManager._observable_schedule = cls._allocate_observables()
         except Exception:
             # Do not leave a solver that would step without the requested observables.
             cls._release_solver()
@@ -570,6 +564,21 @@ class NewtonManager(PhysicsManager):
             if value is not None:
                 kwargs[name] = value
         return kwargs
+
+    @classmethod
+    def _allocate_observables(cls) -> ObservableSchedule | None:
+        """Allocate the observable container of the requested kinds from the solver (``None`` when none).
+
+        Runs after :meth:`_initialize_contacts` and before graph capture. A manager with several sub-solvers
+        overrides it to route each kind to the sub-solver that produces it.
+        """
+        return allocate_schedule(
+            NewtonManager._solver,
+            NewtonManager._observable_requests,
+            NewtonManager._contacts,
+            solver_name=cls.__name__,
+            pipeline=NewtonManager._collision_pipeline,
+        )
 
     @classmethod
     def _step_solver(
