@@ -1,3 +1,3 @@
 """Isaac Lab tasks registered with gymnasium for the Newton backend (importing this module registers them)."""
 
-from . import ant, cartpole, humanoid  # noqa: F401
+from . import ant, cartpole, humanoid, lift_franka  # noqa: F401

@@ -18,14 +18,11 @@ from .articulation.binding import ArticulationBinding, torch_view
 Ids = Sequence[int] | torch.Tensor | wp.array | slice | None
 
 
-class NewtonAssetMixin:
-    """Root-state writes, per-env reset and external wrenches for assets bound by an ``ArticulationBinding``.
+class NewtonAssetBase:
+    """Index resolution, per-env reset and external wrenches of Newton assets.
 
-    Poses are (x, y, z [m], qx, qy, qz, qw) in the world frame; velocities are (linear [m/s], angular [rad/s])
-    in the world frame. ``root_pose``/``root_link_pose`` is the root body's frame, ``root_com_pose`` its center
-    of mass; ``root_velocity``/``root_com_velocity`` is the center-of-mass twist, ``root_link_velocity`` the
-    twist of the body frame's origin. Wrenches from the permanent and instantaneous composers are applied at
-    the centers of mass through :meth:`NewtonManager.get_external_wrench`.
+    Needs ``self._binding`` (``num_instances``, ``body_names``, ``body_indices`` (N, B), ``world_ids``,
+    ``articulation_ids``), ``self._data`` (with ``body_link_quat_w``) and ``self.device``.
     """
 
     # -- setup -----------------------------------------------------------------------------------------
@@ -155,6 +152,53 @@ class NewtonAssetMixin:
             NewtonManager.request_world_reset(self._worlds_wp, select=select)
         NewtonManager.update_kinematics()
 
+    # -- wrenches --------------------------------------------------------------------------------------
+
+    def _external_wrench(self) -> wp.array | None:
+        """The manager's wrench buffer, or ``None`` when the solver ignores ``State.body_f``."""
+        try:
+            return NewtonManager.get_external_wrench()
+        except RuntimeError:
+            return None
+
+    def _apply_wrenches(self) -> None:
+        """Sum both composers into the bodies' rows of the external wrench buffer (world frame, at the CoM)."""
+        composers = [c for c in (self._permanent_wrench_composer, self._instantaneous_wrench_composer) if c.active]
+        if not composers and not self._wrench_rows_written:
+            return
+        wrench = self._external_wrench()
+        if wrench is None:
+            if composers:
+                raise RuntimeError(
+                    f"{type(NewtonManager.get_solver()).__name__} ignores external wrenches; pick a solver that reads"
+                    " State.body_f (MuJoCo Warp, XPBD) to use the wrench composers."
+                )
+            return
+        total = self._wrench_total
+        total.zero_()
+        quat = self._data.body_link_quat_w.torch
+        for composer in composers:
+            force, torque, is_global = composer.get_forces_and_torques()
+            force, torque = wp.to_torch(force), wp.to_torch(torque)
+            if not is_global:
+                force, torque = quat_apply(quat, force), quat_apply(quat, torque)
+            total[..., :3] += force
+            total[..., 3:] += torque
+        torch_view(wrench)[self._binding.body_indices] = total
+        self._wrench_rows_written = bool(composers)
+        self._instantaneous_wrench_composer.reset()
+
+
+class NewtonAssetMixin(NewtonAssetBase):
+    """Root-state writes of single-root assets bound by an ``ArticulationBinding`` (see :class:`NewtonAssetBase`).
+
+    Poses are (x, y, z [m], qx, qy, qz, qw) in the world frame; velocities are (linear [m/s], angular [rad/s])
+    in the world frame. ``root_pose``/``root_link_pose`` is the root body's frame, ``root_com_pose`` its center
+    of mass; ``root_velocity``/``root_com_velocity`` is the center-of-mass twist, ``root_link_velocity`` the
+    twist of the body frame's origin. Wrenches from the permanent and instantaneous composers are applied at
+    the centers of mass through :meth:`NewtonManager.get_external_wrench`.
+    """
+
     # -- root writes -----------------------------------------------------------------------------------
     # ``skip_forward`` is accepted for core's signature; forward kinematics is always queued (masked, only the
     # written worlds) and runs before the next step or body read.
@@ -274,42 +318,6 @@ class NewtonAssetMixin:
         cols = bind.root_dof[rows][:, None] + torch.arange(6, device=self.device)[None, :]
         self._scatter(torch_view(NewtonManager.get_state_0().joint_qd), cols, local, mask)
         self._queue_fk(rows, mask)
-
-    # -- wrenches --------------------------------------------------------------------------------------
-
-    def _external_wrench(self) -> wp.array | None:
-        """The manager's wrench buffer, or ``None`` when the solver ignores ``State.body_f``."""
-        try:
-            return NewtonManager.get_external_wrench()
-        except RuntimeError:
-            return None
-
-    def _apply_wrenches(self) -> None:
-        """Sum both composers into the bodies' rows of the external wrench buffer (world frame, at the CoM)."""
-        composers = [c for c in (self._permanent_wrench_composer, self._instantaneous_wrench_composer) if c.active]
-        if not composers and not self._wrench_rows_written:
-            return
-        wrench = self._external_wrench()
-        if wrench is None:
-            if composers:
-                raise RuntimeError(
-                    f"{type(NewtonManager.get_solver()).__name__} ignores external wrenches; pick a solver that reads"
-                    " State.body_f (MuJoCo Warp, XPBD) to use the wrench composers."
-                )
-            return
-        total = self._wrench_total
-        total.zero_()
-        quat = self._data.body_link_quat_w.torch
-        for composer in composers:
-            force, torque, is_global = composer.get_forces_and_torques()
-            force, torque = wp.to_torch(force), wp.to_torch(torque)
-            if not is_global:
-                force, torque = quat_apply(quat, force), quat_apply(quat, torque)
-            total[..., :3] += force
-            total[..., 3:] += torque
-        torch_view(wrench)[self._binding.body_indices] = total
-        self._wrench_rows_written = bool(composers)
-        self._instantaneous_wrench_composer.reset()
 
 
 def transform_mul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:

@@ -9,6 +9,8 @@ import numpy as np
 import warp as wp
 
 from ..physics.scene_index import builder_counts
+from ..sim.spawners.deformable_spawners import add_deformable
+from ..sim.spawners.deformable_spawners_cfg import DeformableSpawnerCfg
 from ..sim.spawners.file_spawners_cfg import GroundPlaneCfg, NewtonFileCfg
 
 
@@ -34,13 +36,19 @@ def init_transform(cfg: Any) -> wp.transform:
     return wp.transform(pos, wp.quat(*rot))
 
 
-def import_file_asset(builder: newton.ModelBuilder, spawn: NewtonFileCfg, xform: wp.transform) -> None:
+def import_file_asset(
+    builder: newton.ModelBuilder, spawn: NewtonFileCfg, xform: wp.transform, *, load_visual_shapes: bool = True
+) -> None:
     """Import a URDF/MJCF/USD file with Newton's importer at ``xform``.
 
     Args:
         builder: Builder receiving the asset.
         spawn: The file spawner configuration.
         xform: Pose of the asset's root in the builder's frame.
+        load_visual_shapes: Whether visual-only shapes are imported (:attr:`NewtonCfg.load_visual_shapes`).
+
+    Raises:
+        ValueError: If visual shapes are to be skipped for a URDF file (Newton's URDF importer always adds them).
     """
     kwargs = dict(
         xform=xform,
@@ -49,6 +57,15 @@ def import_file_asset(builder: newton.ModelBuilder, spawn: NewtonFileCfg, xform:
         collapse_fixed_joints=spawn.collapse_fixed_joints,
         override_root_xform=spawn.override_root_xform,
     )
+    if spawn.file_format == "mjcf":
+        kwargs["parse_visuals"] = load_visual_shapes
+    elif spawn.file_format == "usd":
+        kwargs["load_visual_shapes"] = load_visual_shapes
+    elif not load_visual_shapes:
+        raise ValueError(
+            f"NewtonCfg.load_visual_shapes=False cannot be honoured for the URDF file {spawn.asset_path!r}: Newton's"
+            " URDF importer always adds visual shapes. Set load_visual_shapes=True or convert the asset to MJCF/USD."
+        )
     kwargs.update(spawn.importer_kwargs)
     if spawn.file_format == "urdf":
         builder.add_urdf(spawn.asset_path, **kwargs)
@@ -137,16 +154,22 @@ def add_asset_prototype(
         The asset's path relative to ``env_root`` (absolute for shared assets) that its entities are labelled
         under, or ``None`` when nothing physical was added.
     """
+    from ..physics import NewtonManager
+
     spawn = getattr(cfg, "spawn", None)
+    visuals = NewtonManager.load_visual_shapes()
     before = builder_counts(builder)
     if env_root is not None and (source_path == env_root or source_path.startswith(env_root.rstrip("/") + "/")):
         prefix = source_path[len(env_root.rstrip("/")) :].strip("/")
     else:
         prefix = source_path
     if isinstance(spawn, NewtonFileCfg):
-        import_file_asset(builder, spawn, init_transform(cfg))
+        import_file_asset(builder, spawn, init_transform(cfg), load_visual_shapes=visuals)
         root = spawn.root_path if spawn.file_format == "usd" else ""
         relabel(builder, before, prefix, strip="" if root == "/" else root)
+        return prefix
+    if isinstance(spawn, DeformableSpawnerCfg):
+        add_deformable(builder, spawn, init_transform(cfg), label=prefix)
         return prefix
     if isinstance(spawn, GroundPlaneCfg):
         pose = init_transform(cfg)
@@ -158,6 +181,8 @@ def add_asset_prototype(
         return prefix
     if stage is None or not has_physics(stage, source_path):
         return None
-    builder.add_usd(stage, root_path=source_path, xform=world_to_env_transform(stage, env_root))
+    builder.add_usd(
+        stage, root_path=source_path, xform=world_to_env_transform(stage, env_root), load_visual_shapes=visuals
+    )
     relabel(builder, before, prefix, strip=source_path)
     return prefix

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import newton
 from newton.solvers import SolverKamino
 
 from .kamino_manager_cfg import KaminoSolverCfg
 from .newton_manager import NewtonManager
-
-_PADMM_FIELDS = ("padmm_max_iterations", "padmm_tolerance", "padmm_rho_0")
 
 
 class NewtonKaminoManager(NewtonManager):
@@ -24,16 +24,10 @@ class NewtonKaminoManager(NewtonManager):
     def _solver_config(cls, model: newton.Model, solver_cfg: KaminoSolverCfg) -> SolverKamino.Config:
         from newton._src.solvers.kamino import config as kamino_config
 
-        padmm_set = [name for name in _PADMM_FIELDS if getattr(solver_cfg, name) is not None]
-        if padmm_set and solver_cfg.dynamics_solver != "padmm":
+        if solver_cfg.dynamics_solver_cfg is not None and solver_cfg.dynamics_solver != "padmm":
             raise ValueError(
-                f"KaminoSolverCfg fields {padmm_set} only apply to dynamics_solver='padmm', got"
-                f" {solver_cfg.dynamics_solver!r}: unset them or switch the backend."
-            )
-        if solver_cfg.max_contacts_per_world is not None and not solver_cfg.use_collision_detector:
-            raise ValueError(
-                "KaminoSolverCfg.max_contacts_per_world sizes Kamino's own detector; set use_collision_detector=True,"
-                " or size the manager's pipeline with NewtonCfg.collision_cfg.rigid_contact_max instead."
+                f"KaminoSolverCfg.dynamics_solver_cfg is a KaminoPADMMCfg, which only applies to"
+                f" dynamics_solver='padmm', got {solver_cfg.dynamics_solver!r}: unset it or switch the backend."
             )
         if solver_cfg.integrator == "moreau" and not solver_cfg.use_collision_detector:
             raise ValueError("KaminoSolverCfg(integrator='moreau') needs use_collision_detector=True.")
@@ -47,21 +41,21 @@ class NewtonKaminoManager(NewtonManager):
             "rotation_correction": solver_cfg.rotation_correction,
             "angular_velocity_damping": solver_cfg.angular_velocity_damping,
         }
-        if padmm_set:
-            padmm = {}
-            if solver_cfg.padmm_max_iterations is not None:
-                padmm["max_iterations"] = solver_cfg.padmm_max_iterations
-            if solver_cfg.padmm_tolerance is not None:
-                for name in ("primal_tolerance", "dual_tolerance", "compl_tolerance"):
-                    padmm[name] = solver_cfg.padmm_tolerance
-            if solver_cfg.padmm_rho_0 is not None:
-                padmm["rho_0"] = solver_cfg.padmm_rho_0
-            kwargs["padmm"] = kamino_config.PADMMSolverConfig(**padmm)
         if solver_cfg.use_collision_detector:
             kwargs["collision_detector"] = kamino_config.CollisionDetectorConfig(
                 max_contacts_per_world=solver_cfg.max_contacts_per_world
             )
-        return SolverKamino.Config.from_model(model, **kwargs)
+        config = SolverKamino.Config.from_model(model, **kwargs)
+        if solver_cfg.dynamics_solver_cfg is not None:
+            # Kamino's from_model() lets the model's (registered or USD-authored) PADMM attributes win over kwargs;
+            # values set on the task's configuration must win, so they are written after it.
+            padmm = solver_cfg.dynamics_solver_cfg
+            for field in dataclasses.fields(padmm):
+                value = getattr(padmm, field.name)
+                if value is not None:
+                    setattr(config.padmm, field.name, value)
+            config.padmm.validate()
+        return config
 
     @classmethod
     def _create_solver(cls, model: newton.Model, solver_cfg: KaminoSolverCfg) -> SolverKamino:
@@ -69,10 +63,11 @@ class NewtonKaminoManager(NewtonManager):
 
     @classmethod
     def _build_solver(cls, model: newton.Model, solver_cfg: KaminoSolverCfg) -> None:
-        collision_cfg = cls._cfg.collision_cfg if cls._cfg is not None else None
-        if not solver_cfg.use_collision_detector and collision_cfg is not None and collision_cfg.rigid_contact_max:
-            # Kamino sizes its contact conversion from model.rigid_contact_max; keep it equal to the pipeline's.
-            model.rigid_contact_max = int(collision_cfg.rigid_contact_max)
+        if not solver_cfg.use_collision_detector:
+            capacity = cls._pipeline_contact_capacity(model, solver_cfg)
+            if capacity is not None:
+                # Kamino sizes its contact conversion from model.rigid_contact_max; keep it equal to the pipeline's.
+                model.rigid_contact_max = capacity
         NewtonManager._solver = cls._create_solver(model, solver_cfg)
         NewtonManager._use_single_state = False
         NewtonManager._needs_collision_pipeline = not solver_cfg.use_collision_detector
@@ -80,6 +75,29 @@ class NewtonKaminoManager(NewtonManager):
         preserve = SolverKamino.ResetConfig.preserve()
         for state in (NewtonManager._state_0, NewtonManager._state_1):
             NewtonManager._solver.reset(state, config=preserve)
+
+    @classmethod
+    def _pipeline_contact_capacity(cls, model: newton.Model, solver_cfg: KaminoSolverCfg) -> int | None:
+        """Rigid contact capacity of the manager's pipeline, from ``collision_cfg`` or ``max_contacts_per_world``."""
+        collision_cfg = cls._cfg.collision_cfg if cls._cfg is not None else None
+        total = collision_cfg.rigid_contact_max if collision_cfg is not None else None
+        per_world = solver_cfg.max_contacts_per_world
+        if per_world is not None and total is not None:
+            raise ValueError(
+                "KaminoSolverCfg.max_contacts_per_world and NewtonCfg.collision_cfg.rigid_contact_max both size the"
+                " manager's collision pipeline: set only one."
+            )
+        if per_world is not None:
+            return int(per_world) * max(int(model.world_count), 1)
+        return None if total is None else int(total)
+
+    @classmethod
+    def _collision_pipeline_kwargs(cls) -> dict:
+        kwargs = super()._collision_pipeline_kwargs()
+        capacity = cls._pipeline_contact_capacity(NewtonManager._model, NewtonManager._solver_cfg)
+        if capacity is not None:
+            kwargs["rigid_contact_max"] = capacity
+        return kwargs
 
     @classmethod
     def _register_builder_attributes(cls, builder: newton.ModelBuilder) -> None:

@@ -10,6 +10,48 @@ from .newton_manager_cfg import NewtonSolverCfg
 
 
 @configclass
+class KaminoPADMMCfg:
+    """Proximal ADMM settings of Kamino (``SolverKamino.Config.padmm``).
+
+    Each set field overrides the field of the same name of Kamino's PADMM configuration; ``None`` keeps
+    Kamino's default.
+    """
+
+    max_iterations: int | None = None
+    """Maximum PADMM iterations per step."""
+
+    primal_tolerance: float | None = None
+    """Primal residual tolerance."""
+
+    dual_tolerance: float | None = None
+    """Dual residual tolerance."""
+
+    compl_tolerance: float | None = None
+    """Complementarity residual tolerance."""
+
+    restart_tolerance: float | None = None
+    """Residual ratio below which the accelerated iteration restarts."""
+
+    eta: float | None = None
+    """Proximal regularization."""
+
+    rho_0: float | None = None
+    """Initial ALM penalty."""
+
+    rho_min: float | None = None
+    """Lower bound of the ALM penalty."""
+
+    penalty_update_method: str | None = None
+    """Penalty update rule (Kamino's names, e.g. ``"fixed"``)."""
+
+    use_acceleration: bool | None = None
+    """Nesterov-type acceleration of the iteration."""
+
+    warmstart_mode: str | None = None
+    """Warm-start source (Kamino's names, e.g. ``"containers"``)."""
+
+
+@configclass
 class KaminoSolverCfg(NewtonSolverCfg):
     """Kamino (:class:`newton.solvers.SolverKamino`) settings.
 
@@ -34,7 +76,8 @@ class KaminoSolverCfg(NewtonSolverCfg):
     """Detect contacts with Kamino's own detector instead of the manager's Newton collision pipeline."""
 
     max_contacts_per_world: int | None = None
-    """Contact capacity per world of Kamino's own detector (only with :attr:`use_collision_detector`)."""
+    """Contact capacity per world: of Kamino's own detector with :attr:`use_collision_detector`, else of the
+    manager's Newton collision pipeline (``rigid_contact_max = max_contacts_per_world * world_count``)."""
 
     use_fk_solver: bool = False
     """Enable Kamino's forward-kinematics solver for consistent initial states of closed loops."""
@@ -48,14 +91,8 @@ class KaminoSolverCfg(NewtonSolverCfg):
     angular_velocity_damping: float = 0.0
     """Damping factor of body angular velocities during integration, in [0, 1]."""
 
-    padmm_max_iterations: int | None = None
-    """Maximum PADMM iterations per step (PADMM only)."""
-
-    padmm_tolerance: float | None = None
-    """Primal, dual and complementarity tolerance of PADMM (PADMM only)."""
-
-    padmm_rho_0: float | None = None
-    """Initial ALM penalty of PADMM (PADMM only)."""
+    dynamics_solver_cfg: KaminoPADMMCfg | None = None
+    """Settings of the dynamics backend (PADMM only). ``None`` keeps Kamino's defaults."""
 
 
 KaminoPADMMSolverCfg = KaminoSolverCfg

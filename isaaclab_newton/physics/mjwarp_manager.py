@@ -13,6 +13,7 @@ _OPTIONAL_KWARGS = (
     "nconmax",
     "iterations",
     "ls_iterations",
+    "ccd_iterations",
     "solver",
     "integrator",
     "cone",
@@ -31,6 +32,11 @@ class NewtonMJWarpManager(NewtonManager):
     @classmethod
     def _create_solver(cls, model: newton.Model, solver_cfg: MJWarpSolverCfg) -> SolverMuJoCo:
         kwargs = {name: getattr(solver_cfg, name) for name in _OPTIONAL_KWARGS if getattr(solver_cfg, name) is not None}
+        if solver_cfg.ls_parallel:
+            raise ValueError(
+                "MJWarpSolverCfg.ls_parallel=True cannot be honoured: MuJoCo Warp 3.9.1 removed the parallel line"
+                " search. Set ls_parallel=False."
+            )
         if solver_cfg.use_mujoco_cpu and "cuda" in str(model.device):
             raise ValueError("MJWarpSolverCfg(use_mujoco_cpu=True) needs device='cpu'; MuJoCo C runs on the CPU only.")
         return SolverMuJoCo(

@@ -37,6 +37,13 @@ class MJWarpSolverCfg(NewtonSolverCfg):
     ls_iterations: int | None = None
     """Line-search iterations."""
 
+    ccd_iterations: int | None = None
+    """Iterations of the convex collision detection (GJK/EPA) of MuJoCo's own contacts."""
+
+    ls_parallel: bool = False
+    """Parallel line search. MuJoCo Warp 3.9.1 removed this option, so only ``False`` (the serial search it
+    always runs) can be honoured; ``True`` is rejected when the solver is built."""
+
     solver: Literal["cg", "newton"] | None = None
     """Constraint solver algorithm."""
 

@@ -23,6 +23,14 @@ _CONFIG_FIELDS = (
     "integration_scheme",
     "air_drag",
     "separate_worlds",
+    "grid_padding",
+    "max_active_cell_count",
+    "solver",
+    "warmstart_mode",
+    "collider_velocity_mode",
+    "strain_basis",
+    "velocity_basis",
+    "collider_basis",
 )
 
 
@@ -84,7 +92,7 @@ class NewtonMPMManager(NewtonManager):
         """Advance one substep in place, then project particles that entered colliders back to their surface."""
         solver = NewtonManager._solver
         solver.step(state_0, state_1, control, None, substep_dt, observables=observables)
-        if NewtonManager._solver_cfg.project_outside:
+        if NewtonManager._solver_cfg.project_outside_colliders:
             solver.project_outside(state_1, state_1, substep_dt)
 
     @classmethod

@@ -46,5 +46,29 @@ class MPMSolverCfg(NewtonSolverCfg):
     separate_worlds: bool = False
     """Give every world its own grid (particles must be stored contiguously by world)."""
 
-    project_outside: bool = True
+    grid_padding: int = 0
+    """Empty cells added around the particles' bounding box of sparse grids."""
+
+    max_active_cell_count: int = -1
+    """Cap of active cells of sparse grids (-1: no cap)."""
+
+    solver: str = "auto"
+    """Rheology solver (Newton's names, e.g. ``"auto"``, ``"jacobi"``, ``"gauss-seidel"``)."""
+
+    warmstart_mode: str = "auto"
+    """Warm start of the rheology solve (Newton's names)."""
+
+    collider_velocity_mode: str = "forward"
+    """How collider velocities are derived (Newton's names, e.g. ``"forward"``, ``"backward"``)."""
+
+    strain_basis: str = "P0"
+    """Function space of the strain field (Newton's names, e.g. ``"P0"``, ``"Q1"``)."""
+
+    velocity_basis: str = "Q1"
+    """Function space of the velocity field."""
+
+    collider_basis: str = "S2"
+    """Function space of the collider field (e.g. ``"S2"``, ``"pic27"``)."""
+
+    project_outside_colliders: bool = True
     """After every substep, project particles that ended up inside colliders back to their surface."""

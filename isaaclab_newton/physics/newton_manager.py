@@ -14,6 +14,7 @@ import warp as wp
 from isaaclab.physics import PhysicsEvent, PhysicsManager
 
 from . import graph as _graph
+from .builder_defaults import apply_builder_defaults, apply_soft_contact
 from .newton_manager_cfg import NewtonCfg, NewtonSolverCfg
 from .observables import ObservableRequests, ObservableSchedule, allocate_schedule, normalize_kinds
 from .pending_kinematics import PendingKinematics
@@ -27,6 +28,13 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 _SLOT_NAMES = ("_solver", "_use_single_state", "_needs_collision_pipeline", "_supports_rigid_body_force_input")
+_PIPELINE_OPTIONAL_FIELDS = (
+    "rigid_contact_max",
+    "soft_contact_max",
+    "soft_contact_margin",
+    "broad_phase",
+    "max_triangle_pairs",
+)
 _SLOT_DEFAULTS = {
     "_use_single_state": False,
     "_needs_collision_pipeline": False,
@@ -123,6 +131,8 @@ class NewtonManager(PhysicsManager):
             The new builder, also stored as the manager's builder.
         """
         builder = newton.ModelBuilder(up_axis=newton.Axis.Z, gravity=cls._gravity)
+        if isinstance(cls._cfg, NewtonCfg):
+            apply_builder_defaults(builder, cls._cfg)
         cls._register_builder_attributes(builder)
         NewtonManager._builder = builder
         NewtonManager._declared_prims = {}
@@ -165,7 +175,7 @@ class NewtonManager(PhysicsManager):
                 "instantiate_builder_from_stage() needs a stage: pass one or create a SimulationContext."
             )
         builder = cls.create_builder()
-        builder.add_usd(stage)
+        builder.add_usd(stage, load_visual_shapes=cls.load_visual_shapes())
         return builder
 
     @classmethod
@@ -179,6 +189,8 @@ class NewtonManager(PhysicsManager):
         cls._prepare_builder_for_finalize(builder)
         model = builder.finalize(device=cls.get_device())
         model.set_gravity(cls._gravity)
+        if isinstance(cls._cfg, NewtonCfg):
+            apply_soft_contact(model, cls._cfg)
         NewtonManager._model = model
         NewtonManager._scene_index = SceneIndex(model, NewtonManager._declared_prims)
         NewtonManager._state_0 = model.state()
@@ -209,13 +221,7 @@ class NewtonManager(PhysicsManager):
         NewtonManager._solver_dt = dt / NewtonManager._num_substeps
         cls._initialize_contacts()
         try:
-            NewtonManager._observable_schedule = allocate_schedule(
-                NewtonManager._solver,
-                NewtonManager._observable_requests,
-                NewtonManager._contacts,
-                solver_name=cls.__name__,
-                pipeline=NewtonManager._collision_pipeline,
-            )
+            NewtonManager._observable_schedule = cls._allocate_observables()
         except Exception:
             # Do not leave a solver that would step without the requested observables.
             cls._release_solver()
@@ -486,6 +492,11 @@ class NewtonManager(PhysicsManager):
         return NewtonManager._external_body_f
 
     @classmethod
+    def load_visual_shapes(cls) -> bool:
+        """Whether importers add visual-only shapes (:attr:`NewtonCfg.load_visual_shapes`; ``True`` without a cfg)."""
+        return bool(cls._cfg.load_visual_shapes) if isinstance(cls._cfg, NewtonCfg) else True
+
+    @classmethod
     def get_num_substeps(cls) -> int:
         """Return the number of solver substeps per physics step."""
         return NewtonManager._num_substeps
@@ -534,18 +545,40 @@ class NewtonManager(PhysicsManager):
         NewtonManager._contacts = None
         if not NewtonManager._needs_collision_pipeline:
             return
-        model = NewtonManager._model
-        ccfg = cls._cfg.collision_cfg if cls._cfg is not None else None
-        kwargs: dict[str, Any] = {}
-        if ccfg is not None:
-            kwargs["reduce_contacts"] = ccfg.reduce_contacts
-            for name in ("rigid_contact_max", "soft_contact_max", "soft_contact_margin", "broad_phase"):
-                value = getattr(ccfg, name)
-                if value is not None:
-                    kwargs[name] = value
-        pipeline = newton.CollisionPipeline(model, **kwargs)
+        pipeline = newton.CollisionPipeline(NewtonManager._model, **cls._collision_pipeline_kwargs())
         NewtonManager._collision_pipeline = pipeline
         NewtonManager._contacts = pipeline.contacts()
+
+    @classmethod
+    def _collision_pipeline_kwargs(cls) -> dict[str, Any]:
+        """Keyword arguments of ``newton.CollisionPipeline`` from :attr:`NewtonCfg.collision_cfg` (set fields only)."""
+        ccfg = cls._cfg.collision_cfg if isinstance(cls._cfg, NewtonCfg) else None
+        if ccfg is None:
+            return {}
+        kwargs: dict[str, Any] = {
+            "reduce_contacts": ccfg.reduce_contacts,
+            "enable_rigid_soft_full_surface_contact": ccfg.enable_rigid_soft_full_surface_contact,
+        }
+        for name in _PIPELINE_OPTIONAL_FIELDS:
+            value = getattr(ccfg, name)
+            if value is not None:
+                kwargs[name] = value
+        return kwargs
+
+    @classmethod
+    def _allocate_observables(cls) -> ObservableSchedule | None:
+        """Allocate the observable container of the requested kinds from the solver (``None`` when none).
+
+        Runs after :meth:`_initialize_contacts` and before graph capture. A manager with several sub-solvers
+        overrides it to route each kind to the sub-solver that produces it.
+        """
+        return allocate_schedule(
+            NewtonManager._solver,
+            NewtonManager._observable_requests,
+            NewtonManager._contacts,
+            solver_name=cls.__name__,
+            pipeline=NewtonManager._collision_pipeline,
+        )
 
     @classmethod
     def _step_solver(
@@ -567,7 +600,7 @@ class NewtonManager(PhysicsManager):
         num_substeps = NewtonManager._num_substeps
         schedule = NewtonManager._observable_schedule
         pipeline = NewtonManager._collision_pipeline
-        collide_every = cls._cfg.collision_cfg.collide_every_substep if cls._cfg is not None else True
+        collision_every = int(cls._cfg.collision_decimation) if isinstance(cls._cfg, NewtonCfg) else 1
         external_f = NewtonManager._external_body_f if NewtonManager._supports_rigid_body_force_input else None
         for substep in range(num_substeps):
             state_0 = NewtonManager._state_0
@@ -576,7 +609,7 @@ class NewtonManager(PhysicsManager):
                 wp.copy(state_0.body_f, external_f)
             if state_0.particle_f is not None:
                 state_0.particle_f.zero_()
-            if pipeline is not None and (collide_every or substep == 0):
+            if pipeline is not None and substep % collision_every == 0:
                 pipeline.collide(state_0, NewtonManager._contacts)
             observables = None if schedule is None else schedule.for_substep(substep, num_substeps)
             cls._step_solver(

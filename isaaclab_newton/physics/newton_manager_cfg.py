@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from isaaclab.physics import PhysicsCfg
 from isaaclab.utils import configclass
 
+from .builder_defaults_cfg import NewtonShapeCfg, NewtonSoftContactCfg
+
 if TYPE_CHECKING:
     from .newton_manager import NewtonManager
 
@@ -28,10 +30,12 @@ class NewtonSolverCfg:
 
 
 @configclass
-class NewtonCollisionCfg:
-    """Settings of the collision pipeline owned by the manager.
+class NewtonCollisionPipelineCfg:
+    """Settings of the :class:`newton.CollisionPipeline` owned by the manager.
 
-    Only used when the active solver manager sets ``_needs_collision_pipeline``.
+    Each set field is passed to ``newton.CollisionPipeline`` under the same name; ``None`` keeps Newton's
+    default. Only used when the active solver manager sets ``_needs_collision_pipeline`` (e.g.
+    ``MJWarpSolverCfg(use_mujoco_contacts=False)``, XPBD, Kamino without its own detector).
     """
 
     rigid_contact_max: int | None = None
@@ -49,8 +53,11 @@ class NewtonCollisionCfg:
     reduce_contacts: bool = True
     """Whether to reduce mesh-mesh contacts."""
 
-    collide_every_substep: bool = True
-    """Run collision detection before every substep (``True``) or once per :meth:`step` (``False``)."""
+    max_triangle_pairs: int | None = None
+    """Capacity of the mesh triangle-pair buffer of the narrow phase. ``None`` keeps Newton's default."""
+
+    enable_rigid_soft_full_surface_contact: bool = False
+    """Generate particle contacts against the whole surface of rigid shapes, not only the closest point."""
 
 
 @configclass
@@ -82,8 +89,30 @@ class NewtonCfg(PhysicsCfg):
     solvers that cannot be captured (MPM) always step eagerly.
     """
 
-    collision_cfg: NewtonCollisionCfg = NewtonCollisionCfg()
+    collision_cfg: NewtonCollisionPipelineCfg = NewtonCollisionPipelineCfg()
     """Collision pipeline settings."""
+
+    collision_decimation: int = 1
+    """Run collision detection on every ``collision_decimation``-th substep, counted from the first substep of
+    each physics step (1 = every substep). Contacts found are reused by the substeps in between."""
+
+    default_shape_cfg: NewtonShapeCfg = NewtonShapeCfg()
+    """Contact and material defaults of shapes the builder creates without authored values."""
+
+    soft_contact_cfg: NewtonSoftContactCfg = NewtonSoftContactCfg()
+    """Particle-shape contact parameters written on the finalized model."""
+
+    load_visual_shapes: bool = True
+    """Import visual-only shapes (USD and MJCF). ``False`` keeps only collision shapes in the model."""
+
+    bvh_constructor_geometry: str | None = None
+    """Warp BVH constructor of mesh geometry (``"sah"``, ``"median"``, ``"lbvh"``, ``"cubql"``)."""
+
+    bvh_constructor_gaussian: str | None = None
+    """Warp BVH constructor of Gaussian-splat geometry."""
+
+    bvh_constructor_scene: str | None = None
+    """Warp BVH constructor of the per-world shape BVH."""
 
     observables: tuple[str, ...] = ()
     """Solver observable kinds the task always wants, written on the final substep of each step."""
@@ -111,6 +140,8 @@ class NewtonCfg(PhysicsCfg):
             )
         if isinstance(self.observables, str) or isinstance(self.observables_every_substep, str):
             raise TypeError("NewtonCfg.observables must be a collection of kind strings, e.g. ('body_qdd',).")
+        if self.collision_decimation < 1:
+            raise ValueError(f"NewtonCfg.collision_decimation must be >= 1, got {self.collision_decimation}.")
         if self.num_substeps < 1:
             raise ValueError(f"NewtonCfg.num_substeps must be >= 1, got {self.num_substeps}.")
         self.class_type = self.solver_cfg.class_type

@@ -40,12 +40,6 @@ class NewtonVBDManager(NewtonManager):
     def _create_solver(cls, model: newton.Model, solver_cfg: VBDSolverCfg) -> SolverVBD:
         if solver_cfg.iterations is not None and solver_cfg.iterations < 1:
             raise ValueError(f"VBDSolverCfg.iterations must be >= 1 or None, got {solver_cfg.iterations}.")
-        if solver_cfg.integrate_with_external_rigid_solver and _has_dynamic_bodies(model):
-            raise ValueError(
-                "VBDSolverCfg(integrate_with_external_rigid_solver=True) leaves rigid bodies to another solver, but"
-                " the standalone VBD manager has none: the model's dynamic bodies would never move. Set it to False,"
-                " or use a coupled manager (e.g. CoupledMJWarpVBDSolverCfg)."
-            )
         kwargs = {name: getattr(solver_cfg, name) for name in _KWARGS}
         kwargs.update(
             {name: getattr(solver_cfg, name) for name in _OPTIONAL_KWARGS if getattr(solver_cfg, name) is not None}
@@ -54,6 +48,12 @@ class NewtonVBDManager(NewtonManager):
 
     @classmethod
     def _build_solver(cls, model: newton.Model, solver_cfg: VBDSolverCfg) -> None:
+        if solver_cfg.integrate_with_external_rigid_solver and _has_dynamic_bodies(model):
+            raise ValueError(
+                "VBDSolverCfg(integrate_with_external_rigid_solver=True) leaves rigid bodies to another solver, but"
+                " the standalone VBD manager has none: the model's dynamic bodies would never move. Set it to False,"
+                " or use a coupled manager (e.g. CoupledMJWarpVBDSolverCfg)."
+            )
         NewtonManager._solver = cls._create_solver(model, solver_cfg)
         NewtonManager._use_single_state = False
         NewtonManager._needs_collision_pipeline = True

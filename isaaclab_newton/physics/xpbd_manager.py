@@ -9,8 +9,14 @@ from .newton_manager import NewtonManager
 from .xpbd_manager_cfg import XPBDSolverCfg
 
 _KWARGS = (
-    "iterations", "soft_body_relaxation", "soft_contact_relaxation", "joint_linear_relaxation",
-    "joint_angular_relaxation", "rigid_contact_relaxation", "angular_damping", "enable_restitution",
+    "iterations",
+    "soft_body_relaxation",
+    "soft_contact_relaxation",
+    "joint_linear_relaxation",
+    "joint_angular_relaxation",
+    "rigid_contact_relaxation",
+    "angular_damping",
+    "enable_restitution",
 )
 
 

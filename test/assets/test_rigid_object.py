@@ -139,3 +139,40 @@ def test_com_and_link_frame_conversions(cube_scene):
     expected = torch.tensor([[-0.2, 0.0, 0.0]]).repeat(2, 1)
     torch.testing.assert_close(cube.data.root_com_lin_vel_w.torch, expected, atol=1e-5, rtol=0)
     torch.testing.assert_close(cube.data.root_link_lin_vel_w.torch, torch.zeros(2, 3), atol=1e-5, rtol=0)
+
+
+def test_prim_without_rigid_body_raises_rigid_object_error():
+    """A RigidObject whose prim has colliders but no RigidBodyAPI fails naming the RigidObject and the fix."""
+    import isaaclab.sim as sim_utils
+    from isaaclab.assets import RigidObjectCfg
+    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
+    from isaaclab.sim import SimulationCfg, SimulationContext
+    from isaaclab.sim.schemas import UsdPhysicsCollisionCfg, UsdPhysicsRigidBodyCfg
+    from isaaclab.utils import configclass
+
+    from isaaclab_newton.physics import NewtonCfg
+
+    @configclass
+    class SceneCfg(InteractiveSceneCfg):
+        cube = RigidObjectCfg(
+            prim_path="{ENV_REGEX_NS}/Cube",
+            spawn=sim_utils.CuboidCfg(
+                size=(0.2, 0.2, 0.2), rigid_props=[UsdPhysicsRigidBodyCfg()], collision_props=[UsdPhysicsCollisionCfg()]
+            ),
+            init_state=RigidObjectCfg.InitialStateCfg(pos=(0.0, 0.0, 1.0)),
+        )
+        block = RigidObjectCfg(
+            prim_path="{ENV_REGEX_NS}/Block",
+            spawn=sim_utils.CuboidCfg(size=(0.2, 0.2, 0.2), collision_props=[UsdPhysicsCollisionCfg()]),
+        )
+
+    SimulationContext.clear_instance()
+    sim = SimulationContext(SimulationCfg(dt=1 / 240, device="cpu", physics=NewtonCfg()))
+    try:
+        scene = InteractiveScene(SceneCfg(num_envs=2, env_spacing=3.0))  # assets live as long as their scene
+        with pytest.raises(ValueError, match="RigidObject .* has no rigid body") as info:
+            sim.reset()
+        assert "Articulation" not in str(info.value)
+        assert not scene["block"].is_initialized
+    finally:
+        SimulationContext.clear_instance()

@@ -7,8 +7,11 @@ import warp as wp
 
 from isaaclab_newton.physics import (
     FeatherstoneSolverCfg,
+    KaminoPADMMCfg,
     KaminoSolverCfg,
+    MJWarpSolverCfg,
     MPMSolverCfg,
+    NewtonCollisionPipelineCfg,
     NewtonManager,
     VBDSolverCfg,
 )
@@ -24,19 +27,29 @@ def test_vbd_external_rigid_solver_without_one_raises(make_sim):
         sim.reset()
 
 
-def test_kamino_padmm_fields_with_other_backend_raise(make_sim):
-    """PADMM-only Kamino fields are rejected when another dynamics backend is selected."""
-    sim = make_sim(KaminoSolverCfg(dynamics_solver="dvi", padmm_max_iterations=50))
+def test_kamino_padmm_cfg_with_other_backend_raises(make_sim):
+    """A PADMM settings block is rejected when another dynamics backend is selected."""
+    sim = make_sim(KaminoSolverCfg(dynamics_solver="dvi", dynamics_solver_cfg=KaminoPADMMCfg(max_iterations=50)))
     scenes.add_dropped_box(NewtonManager.create_builder())
-    with pytest.raises(ValueError, match="only apply to dynamics_solver='padmm'"):
+    with pytest.raises(ValueError, match="only applies to dynamics_solver='padmm'"):
         sim.reset()
 
 
-def test_kamino_detector_capacity_without_detector_raises(make_sim):
-    """Sizing Kamino's own detector while the manager's pipeline detects contacts is rejected."""
-    sim = make_sim(KaminoSolverCfg(max_contacts_per_world=64))
+def test_kamino_two_pipeline_capacities_raise(make_sim):
+    """Sizing the manager's pipeline both per world and in total is rejected, naming both fields."""
+    sim = make_sim(
+        KaminoSolverCfg(max_contacts_per_world=64), collision_cfg=NewtonCollisionPipelineCfg(rigid_contact_max=100)
+    )
     scenes.add_dropped_box(NewtonManager.create_builder())
-    with pytest.raises(ValueError, match="use_collision_detector=True"):
+    with pytest.raises(ValueError, match="max_contacts_per_world and NewtonCfg.collision_cfg.rigid_contact_max"):
+        sim.reset()
+
+
+def test_mjwarp_ls_parallel_raises(make_sim):
+    """MuJoCo Warp dropped the parallel line search, so ls_parallel=True is rejected by name."""
+    sim = make_sim(MJWarpSolverCfg(ls_parallel=True))
+    scenes.add_dropped_box(NewtonManager.create_builder())
+    with pytest.raises(ValueError, match="ls_parallel"):
         sim.reset()
 
 

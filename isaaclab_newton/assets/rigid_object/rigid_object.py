@@ -12,6 +12,7 @@ from isaaclab.assets.rigid_object.base_rigid_object import BaseRigidObject
 from isaaclab.utils.string import resolve_matching_names
 from isaaclab.utils.warp import ProxyArray
 
+from ...physics import NewtonManager
 from ..articulation.binding import ArticulationBinding
 from ..newton_asset import Ids, NewtonAssetMixin
 from ..unsupported import mark_unsupported
@@ -83,6 +84,7 @@ class RigidObject(NewtonAssetMixin, BaseRigidObject):
         self._data.update(dt)
 
     def _initialize_impl(self) -> None:
+        self._check_has_rigid_body()
         binding = ArticulationBinding(self.cfg.prim_path, self.device)
         if binding.is_fixed_base or len(binding.body_names) != 1 or binding.joint_names:
             raise ValueError(
@@ -94,6 +96,20 @@ class RigidObject(NewtonAssetMixin, BaseRigidObject):
         self._init_common()
         self._process_cfg()
         self._create_buffers()
+
+    def _check_has_rigid_body(self) -> None:
+        """Raise a RigidObject-specific error when the asset was imported without a (single) rigid body.
+
+        Raises:
+            ValueError: If the cloned asset holds no body (e.g. collision shapes without ``RigidBodyAPI``, which
+                Newton imports as static geometry).
+        """
+        if NewtonManager.get_scene_index().find(self.cfg.prim_path).count("body") == 0:
+            raise ValueError(
+                f"RigidObject {self.cfg.prim_path!r} has no rigid body: the prim carries no UsdPhysics.RigidBodyAPI,"
+                " so Newton imported it as static collision geometry. Add rigid_props=[UsdPhysicsRigidBodyCfg()] to"
+                " its spawner, or declare static geometry with AssetBaseCfg instead of RigidObjectCfg."
+            )
 
     def _process_cfg(self) -> None:
         init = self.cfg.init_state

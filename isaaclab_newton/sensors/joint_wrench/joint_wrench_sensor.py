@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import newton
 import numpy as np
 import warp as wp
 from isaaclab.sensors.joint_wrench.base_joint_wrench_sensor import BaseJointWrenchSensor
@@ -19,7 +20,10 @@ _KINDS = frozenset({"body_parent_f"})
 
 
 class JointWrenchSensor(BaseJointWrenchSensor):
-    """Incoming joint wrench of every body at or below the configured prim path (e.g. all links of a robot).
+    """Incoming joint wrench of every jointed body at or below the configured prim path (e.g. all links of a robot).
+
+    Bodies without an incoming articulation joint are not reported: a body with no joint, or a fixed root welded
+    to the world by its fixed root joint.
 
     Newton reports ``body_parent_f`` in world frame with the torque about the body's center of mass; the sensor
     converts it to Isaac Lab's ``incoming_joint_frame`` convention (child-side joint frame, torque about the
@@ -63,14 +67,23 @@ class JointWrenchSensor(BaseJointWrenchSensor):
         selection = select_env_bodies(
             self.cfg.prim_path, self._num_envs, mode="subtree", what="JointWrenchSensorCfg.prim_path"
         )
-        bodies, self._body_names = selection.body_indices, selection.names
+        bodies, names = selection.body_indices, selection.names
         joint_of_body = np.full(model.body_count, -1, dtype=np.int32)
         children = model.joint_child.numpy()
         joint_of_body[children[children >= 0]] = np.flatnonzero(children >= 0).astype(np.int32)
         joints = joint_of_body[bodies]
-        if (joints < 0).any():
-            orphan = self._body_names[int(np.argwhere(joints < 0)[0][1])]
-            raise ValueError(f"Body '{orphan}' has no incoming joint; the joint wrench sensor cannot report it.")
+        # Like Isaac Lab's other backends, report bodies with an incoming articulation joint: not a body without
+        # any joint, nor a fixed root welded to the world (its fixed root joint is not an articulation joint).
+        welded = np.zeros(model.joint_count, dtype=bool)
+        welded[(model.joint_type.numpy() == int(newton.JointType.FIXED)) & (model.joint_parent.numpy() < 0)] = True
+        jointed = ((joints >= 0) & ~welded[np.maximum(joints, 0)]).all(axis=0)
+        if not jointed.any():
+            raise ValueError(
+                f"No body matched by '{self.cfg.prim_path}' has an incoming joint; the joint wrench sensor has nothing"
+                " to report. Point prim_path at an articulation with joints."
+            )
+        bodies, joints = bodies[:, jointed], joints[:, jointed]
+        self._body_names = [name for name, keep in zip(names, jointed, strict=True) if keep]
         self._bodies = wp.array(bodies, dtype=wp.int32, device=self._device)
         self._joints = wp.array(joints, dtype=wp.int32, device=self._device)
         self._data = JointWrenchSensorData(self._num_envs, bodies.shape[1], self._device)

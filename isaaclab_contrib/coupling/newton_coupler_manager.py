@@ -1,0 +1,205 @@
+"""Manager running Newton's partitioned couplers (proxy or ADMM) over entries selected from the scene."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import newton
+from isaaclab.utils.string import string_to_callable
+from newton.solvers.experimental.coupled import SolverCoupled, SolverCoupledADMM, SolverCoupledProxy
+
+from isaaclab_newton.physics import NewtonManager, NewtonSolverCfg
+from isaaclab_newton.physics.observables import ObservableSchedule, is_contact_indexed
+
+from .coupler_cfg import CouplerAdmmCfg, CouplerEntryCfg, CouplerProxyCfg, CouplerProxyMappingCfg
+from .selection import EntryOwnership, deformable_particles, match_labels, resolve_entries
+
+if TYPE_CHECKING:
+    from newton.solvers import SolverBase
+
+_CONTACT_REFUSAL = (
+    "SolverCoupled exposes no contact observables: each entry filters the shared contacts, and Newton 1.8 defines"
+    " no contact-index remapping from entry-local rows back to the shared contact rows."
+)
+
+
+class NewtonCouplerManager(NewtonManager):
+    """Builds :class:`SolverCoupledProxy` (from :class:`CouplerProxyCfg`) or :class:`SolverCoupledADMM` (from
+    :class:`CouplerAdmmCfg`) on the shared model.
+
+    Each entry's solver is made by its own solver configuration's manager class through ``_create_solver()`` on
+    the entry's model view; builder hooks of those managers (MuJoCo attributes, VBD coloring) run too. The
+    manager owns the shared collision pipeline. Body observables pass through where every body-owning entry
+    supports them; contact observables are refused. Per-world resets reach ``SolverCoupled.reset(state,
+    world_mask)`` with the ``(world_count + 1,)`` mask of the base manager.
+    """
+
+    @classmethod
+    def _build_solver(cls, model: newton.Model, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg) -> None:
+        for name in ("soft_contact_ke", "soft_contact_kd", "soft_contact_mu"):
+            value = getattr(solver_cfg.soft_contact, name)
+            if value is not None:
+                setattr(model, name, float(value))
+        NewtonManager._solver = cls._create_solver(model, solver_cfg)
+        NewtonManager._use_single_state = False
+        NewtonManager._needs_collision_pipeline = True
+        NewtonManager._supports_rigid_body_force_input = True
+
+    @classmethod
+    def _create_solver(cls, model: newton.Model, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg) -> SolverCoupled:
+        ownership = resolve_entries(model, tuple(solver_cfg.entries))
+        entries = [_make_entry(entry, ownership[entry.name]) for entry in solver_cfg.entries]
+        if isinstance(solver_cfg, CouplerProxyCfg):
+            if solver_cfg.iterations < 1:
+                raise ValueError(f"CouplerProxyCfg.iterations must be >= 1, got {solver_cfg.iterations}.")
+            names = set(ownership)
+            proxies = [_make_proxy(model, mapping, ownership, names) for mapping in solver_cfg.proxies]
+            config = SolverCoupledProxy.Config(proxies=proxies, iterations=solver_cfg.iterations)
+            return SolverCoupledProxy(model, entries, config)
+        if isinstance(solver_cfg, CouplerAdmmCfg):
+            return SolverCoupledADMM(model, entries, _admm_config(solver_cfg, entries, set(ownership)))
+        raise TypeError(
+            f"NewtonCouplerManager needs CouplerProxyCfg or CouplerAdmmCfg, got {type(solver_cfg).__name__}."
+        )
+
+    @classmethod
+    def _register_builder_attributes(cls, builder: newton.ModelBuilder) -> None:
+        for manager in _entry_managers():
+            manager._register_builder_attributes(builder)
+
+    @classmethod
+    def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder) -> None:
+        for manager in _entry_managers():
+            manager._prepare_builder_for_finalize(builder)
+
+    @classmethod
+    def _allocate_observables(cls) -> ObservableSchedule | None:
+        requested = NewtonManager._observable_requests.all
+        contact = sorted(k for k in requested if k == "contact_f" or is_contact_indexed(NewtonManager._solver, k))
+        if contact:
+            raise ValueError(f"{cls.__name__} cannot provide {contact}: {_CONTACT_REFUSAL}")
+        return super()._allocate_observables()
+
+    @classmethod
+    def _solver_writes_joint_coordinates(cls) -> bool:
+        # Entries may be maximal-coordinate solvers; re-deriving joint coordinates from bodies is always valid.
+        return False
+
+
+def _entry_managers() -> list[type[NewtonManager]]:
+    """Manager classes of the active coupler's entries (resolved from their solver cfgs' ``class_type``)."""
+    cfg = NewtonManager._solver_cfg
+    return [_manager_class(entry.solver_cfg) for entry in getattr(cfg, "entries", ())]
+
+
+def _manager_class(solver_cfg: NewtonSolverCfg) -> type[NewtonManager]:
+    manager = solver_cfg.class_type
+    if isinstance(manager, str):
+        manager = string_to_callable(manager)
+    if not (isinstance(manager, type) and issubclass(manager, NewtonManager)):
+        raise TypeError(f"{type(solver_cfg).__name__}.class_type must name a NewtonManager subclass, got {manager!r}.")
+    return manager
+
+
+def _make_entry(entry: CouplerEntryCfg, own: EntryOwnership) -> SolverCoupled.Entry:
+    manager = _manager_class(entry.solver_cfg)
+    solver_cfg = entry.solver_cfg
+    if entry.substeps < 1:
+        raise ValueError(f"Coupler entry {entry.name!r}: substeps must be >= 1, got {entry.substeps}.")
+
+    def factory(view) -> SolverBase:
+        return manager._create_solver(view, solver_cfg)
+
+    return SolverCoupled.Entry(
+        name=entry.name,
+        solver=factory,
+        bodies=own.bodies,
+        particles=own.particles,
+        joints=own.joints,
+        shapes=own.shapes,
+        substeps=entry.substeps,
+        in_place=entry.in_place,
+    )
+
+
+def _make_proxy(
+    model: newton.Model, mapping: CouplerProxyMappingCfg, ownership: dict[str, EntryOwnership], names: set[str]
+) -> SolverCoupledProxy.Proxy:
+    label = f"proxy {mapping.source!r} -> {mapping.destination!r}"
+    for role, name in (("source", mapping.source), ("destination", mapping.destination)):
+        if name not in names:
+            raise ValueError(f"Coupler {label}: {role} {name!r} is not an entry name ({sorted(names)}).")
+    source = ownership[mapping.source]
+    bodies: list[int] = []
+    for pattern in mapping.body_patterns:
+        found = match_labels(list(model.body_label), pattern)
+        if not found:
+            raise ValueError(f"Coupler {label}: body_patterns {pattern!r} matches no body.")
+        foreign = sorted(set(found) - set(source.bodies))
+        if foreign:
+            raise ValueError(
+                f"Coupler {label}: body_patterns {pattern!r} selects bodies {foreign} not owned by the source."
+            )
+        bodies += found
+    particles: list[int] = []
+    for prim_path in mapping.deformables:
+        found = deformable_particles(prim_path)
+        if set(found) - set(source.particles):
+            raise ValueError(f"Coupler {label}: deformables {prim_path!r} are not owned by the source entry.")
+        particles += found
+    if not bodies and not particles:
+        raise ValueError(f"Coupler {label} maps nothing: set body_patterns or deformables.")
+    if mapping.mass_scale <= 0.0:
+        raise ValueError(f"Coupler {label}: mass_scale must be > 0, got {mapping.mass_scale}.")
+    pipeline = (lambda view: newton.CollisionPipeline(view)) if mapping.destination_collision_pipeline else None
+    joints = [j for j in source.joints if j in set(_joints_of(model, bodies))]
+    return SolverCoupledProxy.Proxy(
+        source=mapping.source,
+        destination=mapping.destination,
+        bodies=sorted(set(bodies)),
+        joints=joints,
+        mass_scale=mapping.mass_scale,
+        mode=mapping.mode,
+        proxy_relaxation=mapping.relaxation,
+        proxy_relaxation_mode=mapping.relaxation_mode,
+        proxy_relaxation_min=mapping.relaxation_min,
+        proxy_relaxation_max=mapping.relaxation_max,
+        particles=sorted(set(particles)),
+        collision_pipeline=pipeline,
+        collide_interval=mapping.collide_interval,
+    )
+
+
+_PROXY_JOINT_TYPES = (int(newton.JointType.FIXED), int(newton.JointType.PRISMATIC), int(newton.JointType.REVOLUTE))
+
+
+def _joints_of(model: newton.Model, bodies: list[int]) -> list[int]:
+    """Joints of ``bodies`` a proxy can carry (fixed, prismatic, revolute; free bodies need none)."""
+    if not model.joint_count or not bodies:
+        return []
+    child, kind = model.joint_child.numpy(), model.joint_type.numpy()
+    wanted = set(bodies)
+    return [int(j) for j in range(model.joint_count) if int(child[j]) in wanted and int(kind[j]) in _PROXY_JOINT_TYPES]
+
+
+def _admm_config(cfg: CouplerAdmmCfg, entries: list[SolverCoupled.Entry], names: set[str]) -> SolverCoupledADMM.Config:
+    if cfg.contact_pairs is None:
+        pairs = SolverCoupledADMM.auto_detect_contact_pairs(entries)
+    else:
+        pairs = []
+        for source, destination in cfg.contact_pairs:
+            for name in (source, destination):
+                if name not in names:
+                    raise ValueError(f"CouplerAdmmCfg.contact_pairs: {name!r} is not an entry name ({sorted(names)}).")
+            pairs.append(SolverCoupledADMM.ContactPair(source=source, destination=destination))
+    return SolverCoupledADMM.Config(
+        iterations=cfg.iterations,
+        rho=cfg.rho,
+        gamma=cfg.gamma,
+        baumgarte=cfg.baumgarte,
+        joint_stiffness=cfg.joint_stiffness,
+        joint_damping=cfg.joint_damping,
+        joint_angular_stiffness=cfg.joint_angular_stiffness,
+        joint_angular_damping=cfg.joint_angular_damping,
+        contact_pairs=pairs,
+    )

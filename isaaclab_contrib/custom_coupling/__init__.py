@@ -1,0 +1,6 @@
+"""Custom shared-model coupled managers (several Newton solvers on one model, a fixed substep order)."""
+
+from .newton_manager import NewtonCoupledMJWarpVBDManager
+from .newton_manager_cfg import CoupledMJWarpVBDSolverCfg
+
+__all__ = ["CoupledMJWarpVBDSolverCfg", "NewtonCoupledMJWarpVBDManager"]

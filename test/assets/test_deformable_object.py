@@ -1,0 +1,148 @@
+"""Newton DeformableObject on VBD: per-env reset, pinned nodes, and soft contact forces of a resting cube."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from conftest import TEST_DEVICE
+
+DT = 1.0 / 120.0  # [s]
+SIZE = 0.1  # cube edge [m]
+DENSITY = 500.0  # [kg/m^3] -> 0.5 kg cube
+GRAVITY = 9.81  # [m/s^2]
+
+
+@pytest.fixture(scope="module")
+def soft_scene():
+    """Two envs, each a 0.1 m soft cube (3x3x3 nodes, E 1e5 Pa) 0.1 m above a ground plane, VBD.
+
+    50 VBD iterations: with 10 the resting solve is not converged and the contact rows read 1.10 m g.
+    """
+    from isaaclab.assets import AssetBaseCfg, DeformableObjectCfg
+    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
+    from isaaclab.sim import SimulationCfg, SimulationContext
+    from isaaclab.utils import configclass
+
+    from isaaclab_newton.physics import NewtonCfg, VBDSolverCfg
+    from isaaclab_newton.sim import DeformableMaterialCfg, GroundPlaneCfg, SoftGridCfg
+
+    material = DeformableMaterialCfg(youngs_modulus=1.0e5, poisson_ratio=0.3, density=DENSITY, damping=1.0)
+
+    @configclass
+    class SceneCfg(InteractiveSceneCfg):
+        ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg())
+        cube = DeformableObjectCfg(
+            prim_path="{ENV_REGEX_NS}/Cube",
+            spawn=SoftGridCfg(size=(SIZE, SIZE, SIZE), resolution=(2, 2, 2), material=material),
+            init_state=DeformableObjectCfg.InitialStateCfg(pos=(0.0, 0.0, 0.1)),
+        )
+
+    SimulationContext.clear_instance()
+    physics = NewtonCfg(solver_cfg=VBDSolverCfg(iterations=50), observables=("contact_f",))
+    sim = SimulationContext(SimulationCfg(dt=DT, device=TEST_DEVICE, physics=physics))
+    scene = InteractiveScene(SceneCfg(num_envs=2, env_spacing=1.0))
+    sim.reset()
+    yield sim, scene, scene["cube"]
+    SimulationContext.clear_instance()
+
+
+def _step(sim, scene, steps: int) -> None:
+    for _ in range(steps):
+        scene.write_data_to_sim()
+        sim.step(render=False)
+        scene.update(sim.get_physics_dt())
+
+
+def _free_all(cube) -> None:
+    targets = cube.data.nodal_kinematic_target.torch.clone()
+    targets[..., 3] = 1.0
+    cube.write_nodal_kinematic_target_to_sim_index(targets)
+    cube.reset()
+
+
+def test_nodes_cloned_into_every_env(soft_scene):
+    """Both envs hold the 27 nodes and 40 tets of the cube (scene index), offset by their env origins."""
+    from isaaclab_newton.physics import NewtonManager
+
+    _, scene, cube = soft_scene
+    assert cube.num_instances == 2 and cube.max_sim_vertices_per_body == 27
+    entities = NewtonManager.get_scene_index().find(cube.cfg.prim_path)
+    assert entities.count("particle") == 27 and entities.count("tet") == 40
+    assert (entities.indices("particle") == cube.particle_indices.numpy()).all()
+    _free_all(cube)
+    pos = cube.data.nodal_pos_w.torch
+    assert torch.allclose(cube.data.root_pos_w.torch, pos.mean(dim=1))
+    local = pos - scene.env_origins[:, None, :].to(pos.device)
+    assert torch.allclose(local[0], local[1], atol=1e-6)
+    assert local[0, :, 2].min().item() == pytest.approx(0.1, abs=1e-6)
+
+
+def test_reset_restores_only_that_env(soft_scene):
+    """After the cubes fall, resetting env 0 puts its nodes back at rest at the spawn pose; env 1 is untouched."""
+    sim, scene, cube = soft_scene
+    _free_all(cube)
+    _step(sim, scene, 30)
+    before = cube.data.nodal_state_w.torch.clone()
+    cube.reset(env_ids=[0])
+    after = cube.data.nodal_state_w.torch
+    default = cube.data.default_nodal_state_w.torch
+    assert torch.equal(after[0], default[0])
+    assert torch.equal(after[1], before[1])
+    assert not torch.allclose(before[0], default[0], atol=1e-3), "the cube must have moved before the reset"
+
+
+def test_pinned_node_stays_put(soft_scene):
+    """A top corner pinned by a kinematic target (flag 0) holds its position while the rest of the cube sags."""
+    sim, scene, cube = soft_scene
+    _free_all(cube)
+    targets = cube.data.nodal_kinematic_target.torch.clone()
+    top = int(torch.argmax(cube.data.nodal_pos_w.torch[1, :, 2]))
+    targets[1, top, 3] = 0.0
+    cube.write_nodal_kinematic_target_to_sim_index(targets[1:], env_ids=[1])
+    pinned = cube.data.nodal_pos_w.torch[1, top].clone()
+    start = cube.data.nodal_pos_w.torch.clone()
+    _step(sim, scene, 60)
+    pos = cube.data.nodal_pos_w.torch
+    assert torch.equal(pos[1, top], pinned)
+    others = torch.ones(27, dtype=torch.bool)
+    others[top] = False
+    assert (start[1, others, 2] - pos[1, others, 2]).max().item() > 1e-3, "free nodes must sag under gravity"
+    assert cube.data.root_pos_w.torch[0, 2].item() < 0.07, "the unpinned env-0 cube falls to the ground"
+    _free_all(cube)
+
+
+def test_soft_contact_rows_sum_to_weight(soft_scene):
+    """VBD's rigid-soft CONTACT_F rows under the resting cubes sum to their weight m g within 2 %."""
+    from isaaclab_newton.physics import NewtonManager
+
+    sim, scene, cube = soft_scene
+    _free_all(cube)
+    _step(sim, scene, 240)
+    assert cube.data.root_vel_w.torch.norm(dim=-1).max().item() < 1e-2, "the cubes must be at rest"
+    model = NewtonManager.get_model()
+    contacts = NewtonManager.get_contacts()
+    n_soft = int(contacts.soft_contact_count.numpy()[0])
+    rows = NewtonManager.get_observables().contact_f.numpy()[contacts.rigid_contact_max :][:n_soft]
+    mass = model.particle_mass.numpy()[cube.particle_indices.numpy()].sum()
+    assert mass == pytest.approx(2 * DENSITY * SIZE**3, rel=1e-4)
+    assert n_soft > 0
+    # rows are forces on the contacted shape (the static ground) by the soft feature: the cubes push down
+    total = rows[:, :3].sum(axis=0)
+    assert -total[2] == pytest.approx(mass * GRAVITY, rel=0.02)
+    assert np.abs(total[:2]).max() < 0.02 * mass * GRAVITY
+
+
+def test_nodal_state_write_lands_in_that_env(soft_scene):
+    """write_nodal_state_to_sim_index for env 1 sets its nodes' positions and velocities exactly; env 0 keeps its."""
+    _, _, cube = soft_scene
+    _free_all(cube)
+    state = cube.data.nodal_state_w.torch.clone()
+    new = state[1:].clone()
+    new[..., 0] += 0.02
+    new[..., 3:] = torch.tensor([0.0, 0.0, 0.5])
+    cube.write_nodal_state_to_sim_index(new, env_ids=[1])
+    after = cube.data.nodal_state_w.torch
+    assert torch.equal(after[1], new[0]) and torch.equal(after[0], state[0])
+    assert torch.allclose(cube.data.root_vel_w.torch[1], torch.tensor([0.0, 0.0, 0.5]))
+    _free_all(cube)

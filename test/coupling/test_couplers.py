@@ -1,0 +1,194 @@
+"""Proxy and ADMM couplers: a MuJoCo Warp box on a VBD soft block, disjoint ownership and selector errors."""
+
+from __future__ import annotations
+
+import math
+
+import newton
+import pytest
+import torch
+import warp as wp
+from conftest import TEST_DEVICE
+
+BLOCK_TOP = 0.1  # [m]
+BOX_HALF = 0.05  # [m]
+BOX = "/World/envs/env_.*/Box"
+BLOCK = "/World/envs/env_.*/Block"
+
+
+def _entries(**rigid_overrides):
+    from isaaclab_contrib.coupling import CouplerEntryCfg
+    from isaaclab_newton.physics import MJWarpSolverCfg, VBDSolverCfg
+
+    rigid = dict(
+        name="rigid",
+        solver_cfg=MJWarpSolverCfg(use_mujoco_contacts=False),
+        body_patterns=(BOX,),
+        static_shapes=True,
+    )
+    rigid.update(rigid_overrides)
+    soft = CouplerEntryCfg(name="soft", solver_cfg=VBDSolverCfg(iterations=10), deformables=(BLOCK,))
+    return CouplerEntryCfg(**rigid), soft
+
+
+def _proxy_cfg(entries):
+    from isaaclab_contrib.coupling import CouplerProxyCfg, CouplerProxyMappingCfg
+
+    mapping = CouplerProxyMappingCfg(source="rigid", destination="soft", body_patterns=(BOX,))
+    return CouplerProxyCfg(entries=entries, proxies=(mapping,))
+
+
+def _make_scene(solver_cfg, *, num_envs: int = 1, observables=()):
+    """A 1 kg, 0.1 m rigid box 1 cm above a 0.2 x 0.2 x 0.1 m soft block (E 1e5 Pa) on the ground, dt 1/120 s."""
+    import isaaclab.sim as sim_utils
+    from isaaclab.assets import AssetBaseCfg, DeformableObjectCfg, RigidObjectCfg
+    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
+    from isaaclab.sim import SimulationCfg, SimulationContext
+    from isaaclab.sim.schemas import MassCfg, UsdPhysicsCollisionCfg, UsdPhysicsRigidBodyCfg
+    from isaaclab.utils import configclass
+
+    from isaaclab_newton.physics import NewtonCfg
+    from isaaclab_newton.sim import DeformableMaterialCfg, GroundPlaneCfg, SoftGridCfg
+
+    @configclass
+    class SceneCfg(InteractiveSceneCfg):
+        ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg())
+        block = DeformableObjectCfg(
+            prim_path="{ENV_REGEX_NS}/Block",
+            spawn=SoftGridCfg(
+                size=(0.2, 0.2, BLOCK_TOP),
+                resolution=(4, 4, 2),
+                material=DeformableMaterialCfg(youngs_modulus=1.0e5, density=500.0, damping=1.0),
+            ),
+            init_state=DeformableObjectCfg.InitialStateCfg(pos=(-0.1, -0.1, 0.0)),
+        )
+        box = RigidObjectCfg(
+            prim_path="{ENV_REGEX_NS}/Box",
+            spawn=sim_utils.CuboidCfg(
+                size=(2 * BOX_HALF,) * 3,
+                rigid_props=[UsdPhysicsRigidBodyCfg()],
+                mass_props=[MassCfg(mass=1.0)],
+                collision_props=[UsdPhysicsCollisionCfg()],
+            ),
+            init_state=RigidObjectCfg.InitialStateCfg(pos=(0.0, 0.0, BLOCK_TOP + BOX_HALF + 0.01)),
+        )
+
+    SimulationContext.clear_instance()
+    physics = NewtonCfg(solver_cfg=solver_cfg, observables=tuple(observables))
+    sim = SimulationContext(SimulationCfg(dt=1.0 / 120.0, device=TEST_DEVICE, physics=physics))
+    scene = InteractiveScene(SceneCfg(num_envs=num_envs, env_spacing=1.0))
+    return sim, scene
+
+
+def _run(sim, scene, steps: int) -> None:
+    for _ in range(steps):
+        scene.write_data_to_sim()
+        sim.step(render=False)
+        scene.update(sim.get_physics_dt())
+
+
+def _assert_box_on_block(scene) -> None:
+    box_z = scene["box"].data.root_link_pos_w.torch[:, 2]
+    nodes = scene["block"].data.nodal_pos_w.torch
+    assert torch.isfinite(box_z).all() and torch.isfinite(nodes).all()
+    # uncoupled, the box would fall through the block onto the ground (z = 0.05 m)
+    assert (box_z > BLOCK_TOP + 0.5 * BOX_HALF).all(), f"the block must hold the box up, box z = {box_z.tolist()}"
+    assert (nodes[..., 2].min(dim=1).values > 0.0).all(), "the block rests on the ground"
+
+
+def test_proxy_holds_box_200_steps_and_resets_one_world():
+    """Proxy: 200 steps without NaN, box carried by the block; a per-world reset restores only env 0's block."""
+    from isaaclab.sim import SimulationContext
+
+    from isaaclab_newton.physics import NewtonManager
+
+    sim, scene = _make_scene(_proxy_cfg(_entries()), num_envs=2, observables=("body_qdd",))
+    sim.reset()
+    assert type(NewtonManager.get_solver()).__name__ == "SolverCoupledProxy"
+    _run(sim, scene, 200)
+    _assert_box_on_block(scene)
+    qdd = NewtonManager.get_observables().body_qdd.numpy()
+    assert math.isfinite(float(abs(qdd).sum())), "body observables pass through to MuJoCo Warp"
+    block = scene["block"]
+    before = block.data.nodal_state_w.torch.clone()
+    block.reset(env_ids=[0])
+    after = block.data.nodal_state_w.torch
+    assert torch.equal(after[0], block.data.default_nodal_state_w.torch[0])
+    assert torch.equal(after[1], before[1])
+    SimulationContext.clear_instance()
+
+
+def test_admm_holds_box_200_steps():
+    """ADMM (rho 50): 200 steps without NaN, the box rests on the soft block instead of falling through."""
+    from isaaclab.sim import SimulationContext
+
+    from isaaclab_contrib.coupling import CouplerAdmmCfg
+
+    sim, scene = _make_scene(CouplerAdmmCfg(entries=_entries(), rho=50.0))
+    sim.reset()
+    _run(sim, scene, 200)
+    _assert_box_on_block(scene)
+    SimulationContext.clear_instance()
+
+
+def test_contact_observables_are_refused_with_reason():
+    """Requesting contact_f from a coupler fails and says why (SolverCoupled exposes no contact rows)."""
+    from isaaclab.sim import SimulationContext
+
+    sim, _ = _make_scene(_proxy_cfg(_entries()), observables=("contact_f",))
+    with pytest.raises(ValueError, match="SolverCoupled exposes no contact observables"):
+        sim.reset()
+    SimulationContext.clear_instance()
+
+
+def test_overlapping_selectors_name_selector_and_entries():
+    """Two entries selecting the same particles fail at sim.reset(), naming both entries and the selector."""
+    from isaaclab.sim import SimulationContext
+
+    rigid, soft = _entries(all_particles=True)
+    sim, _ = _make_scene(_proxy_cfg((rigid, soft)))
+    with pytest.raises(ValueError, match=r"'rigid' \(all_particles=True\) and 'soft' \(deformables .*Block.*disjoint"):
+        sim.reset()
+    SimulationContext.clear_instance()
+
+
+def _two_body_model() -> newton.Model:
+    builder = newton.ModelBuilder()
+    for name in ("a", "b"):
+        body = builder.add_body(xform=wp.transform_identity(), label=f"/World/{name}")
+        builder.add_shape_box(body, hx=0.1, hy=0.1, hz=0.1, label=f"/World/{name}/box")
+    builder.add_ground_plane()
+    return builder.finalize(device="cpu")
+
+
+def test_resolution_of_selectors():
+    """Bodies bring their shapes and joints; static shapes are the world's; unmatched or empty selectors fail."""
+    from isaaclab_contrib.coupling import CouplerEntryCfg
+    from isaaclab_contrib.coupling.selection import resolve_entries
+    from isaaclab_newton.physics import XPBDSolverCfg
+
+    model = _two_body_model()
+    cfg = XPBDSolverCfg()
+    owned = resolve_entries(
+        model,
+        (
+            CouplerEntryCfg(name="one", solver_cfg=cfg, body_patterns=("/World/a",), static_shapes=True),
+            CouplerEntryCfg(name="two", solver_cfg=cfg, body_patterns=("/World/b",)),
+        ),
+    )
+    assert owned["one"].bodies == [0] and owned["two"].bodies == [1]
+    assert owned["one"].joints == [0] and owned["two"].joints == [1]
+    assert owned["one"].shapes == [0, 2] and owned["two"].shapes == [1]
+    with pytest.raises(ValueError, match=r"'two': selector body_patterns '/World/c' matches no body"):
+        resolve_entries(model, (CouplerEntryCfg(name="two", solver_cfg=cfg, body_patterns=("/World/c",)),))
+    with pytest.raises(ValueError, match=r"'empty' selects nothing"):
+        resolve_entries(model, (CouplerEntryCfg(name="empty", solver_cfg=cfg),))
+    overlap = r"'one' \(body_patterns '/World/.\*'\) and 'two' \(body_patterns '/World/b'\)"
+    with pytest.raises(ValueError, match=overlap):
+        resolve_entries(
+            model,
+            (
+                CouplerEntryCfg(name="one", solver_cfg=cfg, body_patterns=("/World/.*",)),
+                CouplerEntryCfg(name="two", solver_cfg=cfg, body_patterns=("/World/b",)),
+            ),
+        )

@@ -1,0 +1,159 @@
+"""MuJoCo Warp + VBD shared-model manager: a rigid box on a soft block, two-way versus one-way, step order."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import TEST_DEVICE
+
+BOX_MASS = 1.0  # [kg]
+GRAVITY = 9.81  # [m/s^2]
+BLOCK_TOP = 0.1  # [m]
+BOX_HALF = 0.05  # [m]
+STEPS = 120  # 1 s at dt 1/120 s
+STEP_NAMES = (
+    "_clear_force_accumulators",
+    "_detect_contacts",
+    "_apply_soft_to_rigid_reactions",
+    "_step_rigid",
+    "_clear_rigid_step_particle_forces",
+    "_step_soft",
+)
+
+
+def _make_scene(coupling_mode: str, *, use_cpu_graph: bool = False, before_reset=None, observables=()):
+    """A 1 kg, 0.1 m rigid box resting 5 mm above a 0.2 x 0.2 x 0.1 m soft block (E 1e5 Pa) on the ground."""
+    import isaaclab.sim as sim_utils
+    from isaaclab.assets import AssetBaseCfg, DeformableObjectCfg, RigidObjectCfg
+    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
+    from isaaclab.sim import SimulationCfg, SimulationContext
+    from isaaclab.sim.schemas import MassCfg, UsdPhysicsCollisionCfg, UsdPhysicsRigidBodyCfg
+    from isaaclab.utils import configclass
+
+    from isaaclab_contrib.custom_coupling import CoupledMJWarpVBDSolverCfg
+    from isaaclab_newton.physics import NewtonCfg, VBDSolverCfg
+    from isaaclab_newton.sim import DeformableMaterialCfg, GroundPlaneCfg, SoftGridCfg
+
+    @configclass
+    class SceneCfg(InteractiveSceneCfg):
+        ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg())
+        block = DeformableObjectCfg(
+            prim_path="{ENV_REGEX_NS}/Block",
+            spawn=SoftGridCfg(
+                size=(0.2, 0.2, BLOCK_TOP),
+                resolution=(4, 4, 2),
+                material=DeformableMaterialCfg(youngs_modulus=1.0e5, density=500.0, damping=1.0),
+            ),
+            init_state=DeformableObjectCfg.InitialStateCfg(pos=(-0.1, -0.1, 0.0)),
+        )
+        box = RigidObjectCfg(
+            prim_path="{ENV_REGEX_NS}/Box",
+            spawn=sim_utils.CuboidCfg(
+                size=(2 * BOX_HALF,) * 3,
+                rigid_props=[UsdPhysicsRigidBodyCfg()],
+                mass_props=[MassCfg(mass=BOX_MASS)],
+                collision_props=[UsdPhysicsCollisionCfg()],
+            ),
+            init_state=RigidObjectCfg.InitialStateCfg(pos=(0.0, 0.0, BLOCK_TOP + BOX_HALF + 0.01)),
+        )
+
+    solver_cfg = CoupledMJWarpVBDSolverCfg(
+        coupling_mode=coupling_mode,
+        soft_solver_cfg=VBDSolverCfg(integrate_with_external_rigid_solver=True, iterations=10),
+    )
+    SimulationContext.clear_instance()
+    physics = NewtonCfg(
+        solver_cfg=solver_cfg, num_substeps=2, use_cpu_graph=use_cpu_graph, observables=tuple(observables)
+    )
+    sim = SimulationContext(SimulationCfg(dt=1.0 / 120.0, device=TEST_DEVICE, physics=physics))
+    scene = InteractiveScene(SceneCfg(num_envs=1, env_spacing=1.0))
+    if before_reset is not None:
+        before_reset()
+    sim.reset()
+    return sim, scene
+
+
+def _run(sim, scene, steps: int) -> None:
+    for _ in range(steps):
+        scene.write_data_to_sim()
+        sim.step(render=False)
+        scene.update(sim.get_physics_dt())
+
+
+def test_two_way_block_holds_box_and_pushes_back():
+    """Two-way: the block holds the box up (captured graph); the reaction in body_f and VBD's rows are m g."""
+    from isaaclab.sim import SimulationContext
+
+    from isaaclab_contrib.custom_coupling import NewtonCoupledMJWarpVBDManager
+    from isaaclab_newton.physics import NewtonManager
+
+    sim, scene = _make_scene("two_way", use_cpu_graph=True, observables=("contact_f", "body_qdd"))
+    assert NewtonManager.uses_graph()
+    assert NewtonManager.get_observables().body_qdd is not None, "body kinds go to MuJoCo Warp"
+    assert NewtonManager.get_observables().contact_f is None, "contact_f goes to VBD"
+    box = scene["box"]
+    reactions = []
+    for _ in range(STEPS):
+        _run(sim, scene, 1)
+        reactions.append(NewtonCoupledMJWarpVBDManager.get_soft_contact_reaction().numpy()[0])
+    z = box.data.root_link_pos_w.torch[0, 2].item()
+    assert z > BLOCK_TOP + BOX_HALF, f"the box sank into the block (z = {z:.4f} m)"
+    assert abs(box.data.root_com_lin_vel_w.torch[0, 2].item()) < 0.01, "the box must come to rest on the block"
+    late = sum(r[2] for r in reactions[STEPS // 2 :]) / (STEPS - STEPS // 2)
+    assert late == pytest.approx(BOX_MASS * GRAVITY, rel=0.05)
+    # VBD's rigid-soft rows: force on the contacted shape's body by the particles; on the box it carries m g.
+    model, contacts = NewtonManager.get_model(), NewtonManager.get_contacts()
+    n_soft = int(contacts.soft_contact_count.numpy()[0])
+    rows = NewtonCoupledMJWarpVBDManager.get_soft_observables().contact_f.numpy()[contacts.rigid_contact_max :]
+    on_box = model.shape_body.numpy()[contacts.soft_contact_shape.numpy()[:n_soft]] == 0
+    assert rows[:n_soft][on_box, 2].sum() == pytest.approx(BOX_MASS * GRAVITY, rel=0.05)
+    SimulationContext.clear_instance()
+
+
+def test_one_way_box_falls_through_block():
+    """One-way: particles never push the box, so it falls through the block onto the ground."""
+    from isaaclab.sim import SimulationContext
+
+    from isaaclab_contrib.custom_coupling import NewtonCoupledMJWarpVBDManager
+
+    sim, scene = _make_scene("one_way")
+    _run(sim, scene, STEPS)
+    assert scene["box"].data.root_link_pos_w.torch[0, 2].item() == pytest.approx(BOX_HALF, abs=2e-3)
+    assert not NewtonCoupledMJWarpVBDManager.get_soft_contact_reaction().numpy().any()
+    SimulationContext.clear_instance()
+
+
+@pytest.mark.parametrize("mode", ["two_way", "one_way"])
+def test_substep_runs_the_documented_steps_in_order(mode):
+    """Each substep runs clear, detect, (two-way: inject into body_f), MuJoCo, clear particle forces, VBD."""
+    from isaaclab.sim import SimulationContext
+
+    from isaaclab_contrib.custom_coupling import NewtonCoupledMJWarpVBDManager as Manager
+
+    calls: list[str] = []
+    body_fz: list[float] = []
+    mp = pytest.MonkeyPatch()
+
+    def patch():
+        for name in STEP_NAMES:
+            original = getattr(Manager, name)
+
+            def wrapper(cls, *args, _name=name, _original=original):
+                calls.append(_name)
+                if _name == "_step_rigid":
+                    body_fz.append(float(args[0].body_f.numpy()[0, 2]))
+                return _original(*args)
+
+            mp.setattr(Manager, name, classmethod(wrapper))
+
+    try:
+        sim, scene = _make_scene(mode, before_reset=patch)
+        _run(sim, scene, 30)
+    finally:
+        mp.undo()
+        SimulationContext.clear_instance()
+    expected = [n for n in STEP_NAMES if mode == "two_way" or n != "_apply_soft_to_rigid_reactions"]
+    assert calls == expected * (30 * 2)
+    if mode == "two_way":
+        assert max(body_fz) > 0.5 * BOX_MASS * GRAVITY, "the soft reaction must reach body_f before MuJoCo steps"
+    else:
+        assert max(abs(f) for f in body_fz) == 0.0

@@ -1,0 +1,44 @@
+"""Build one upstream ``isaaclab_tasks`` env on the offline assets and step it (run in a subprocess; no tests here).
+
+``ISAACSIM_ASSET_ROOT`` must be set before this runs: Isaac Lab resolves its asset root at import.
+
+Usage: ``python upstream_offline_runner.py TASK STEPS NUM_ENVS PRESET`` prints one JSON line with the manager's
+name, the observation shape and whether every observation stayed finite.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def run(task: str, steps: int, num_envs: int, preset: str) -> dict:
+    """Build ``task`` under the physics preset ``preset`` on CPU and step it with uniform random actions."""
+    import gymnasium as gym
+    import isaaclab_tasks  # noqa: F401  (registers the tasks)
+    import torch
+    from isaaclab.sim import SimulationContext
+    from isaaclab_tasks.utils.hydra import resolve_presets
+    from isaaclab_tasks.utils.parse_cfg import load_cfg_from_registry
+
+    cfg = resolve_presets(load_cfg_from_registry(task, "env_cfg_entry_point"), (preset,))
+    cfg.scene.num_envs = num_envs
+    cfg.sim.device = "cpu"
+    env = gym.make(task, cfg=cfg)
+    try:
+        manager = SimulationContext.instance().physics_manager.__name__
+        obs, _ = env.reset(seed=0)
+        generator = torch.Generator().manual_seed(0)
+        finite = bool(torch.isfinite(obs["policy"]).all())
+        for _ in range(steps):
+            action = 2.0 * torch.rand(env.action_space.shape, generator=generator) - 1.0
+            obs, reward, *_ = env.step(action)
+            finite = finite and bool(torch.isfinite(obs["policy"]).all()) and bool(torch.isfinite(reward).all())
+        return {"manager": manager, "obs_shape": list(obs["policy"].shape), "finite": finite, "steps": steps}
+    finally:
+        env.close()
+
+
+if __name__ == "__main__":
+    task, steps, num_envs, preset = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    print(json.dumps(run(task, steps, num_envs, preset)))
