@@ -139,6 +139,20 @@ def test_destination_pipeline_is_built_from_its_cfg():
     SimulationContext.clear_instance()
 
 
+def test_staggered_proxy_with_destination_pipeline_holds_box():
+    """Staggered proxy on the destination's own pipeline (collide_interval 1): the block carries the box 200 steps."""
+    from isaaclab.sim import SimulationContext
+
+    from isaaclab_newton.physics import NewtonCollisionPipelineCfg
+
+    cfg = _proxy_cfg(_entries(), mode="staggered", collision_pipeline=NewtonCollisionPipelineCfg(), collide_interval=1)
+    sim, scene = _make_scene(cfg)
+    sim.reset()
+    _run(sim, scene, 200)
+    _assert_box_on_block(scene)
+    SimulationContext.clear_instance()
+
+
 def test_collide_interval_without_pipeline_fails_naming_the_field():
     """collide_interval with collision_pipeline=None fails at sim.reset() and names both fields."""
     from isaaclab.sim import SimulationContext
