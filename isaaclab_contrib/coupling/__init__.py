@@ -1,6 +1,6 @@
 """Partitioned coupling: entries of one shared model stepped by different Newton solvers (proxy or ADMM)."""
 
-from .coupler_cfg import CouplerAdmmCfg, CouplerEntryCfg, CouplerProxyCfg, CouplerProxyMappingCfg, SoftContactCfg
+from .coupler_cfg import CouplerAdmmCfg, CouplerEntryCfg, CouplerProxyCfg, CouplerProxyMappingCfg
 from .newton_coupler_manager import NewtonCouplerManager
 
 __all__ = [
@@ -9,5 +9,4 @@ __all__ = [
     "CouplerProxyCfg",
     "CouplerProxyMappingCfg",
     "NewtonCouplerManager",
-    "SoftContactCfg",
 ]

@@ -7,18 +7,19 @@ from typing import Any, Literal
 
 from isaaclab.utils import configclass
 
-from isaaclab_newton.physics import NewtonSolverCfg
+from isaaclab_newton.physics import NewtonCollisionPipelineCfg, NewtonSolverCfg
 
 
 @configclass
 class CouplerEntryCfg:
-    """One sub-solver and the disjoint part of the shared model it owns.
+    """One sub-solver and the disjoint part of the shared model it owns (``SolverCoupled.Entry``).
 
-    Ownership is selected through the scene: rigid bodies (with their shapes and the joints that attach them) by
-    label pattern, further shapes by label pattern, the particles of named deformables, all particles, or the
-    static (world) shapes.
-    Patterns are regular expressions matched in full against Newton labels, e.g. ``"/World/envs/env_.*/Box"``.
-    Every selector must match something, and no body, shape or particle may belong to two entries.
+    Ownership is selected through the scene: rigid bodies by label pattern (with their shapes and the joints that
+    attach them, unless switched off), further shapes by label pattern, the particles of named deformables, all
+    particles, or the static (world) shapes. Patterns are regular expressions matched from the start of a Newton
+    label (:func:`re.match`), so ``"/World/envs/env_.*/Robot"`` selects every body below the robot's prim; end a
+    pattern with ``$`` to match whole labels only. Every selector must match something, and no body, joint, shape
+    or particle may belong to two entries.
     """
 
     name: str = MISSING
@@ -28,31 +29,41 @@ class CouplerEntryCfg:
     """Solver of this entry (e.g. ``MJWarpSolverCfg(use_mujoco_contacts=False)``, ``VBDSolverCfg()``); built
     through its manager class's ``_create_solver()`` on the entry's model view."""
 
-    body_patterns: tuple[str, ...] = ()
-    """Body label patterns; the bodies' shapes and the joints whose child is a selected body come along."""
+    bodies: list[str] = []
+    """Body label patterns of the rigid bodies this entry owns (``Entry.bodies``)."""
 
-    shape_patterns: tuple[str, ...] = ()
-    """Shape label patterns."""
+    shape_label_patterns: list[str] = []
+    """Shape label patterns of further shapes this entry owns (``Entry.shapes``)."""
 
-    deformables: tuple[str, ...] = ()
-    """Prim paths (the ``DeformableObjectCfg.prim_path``) whose particles this entry owns."""
+    deformables: list[str] = []
+    """Prim paths (the ``DeformableObjectCfg.prim_path``) whose particles this entry owns (``Entry.particles``)."""
 
     all_particles: bool = False
     """Own every particle of the model."""
 
-    static_shapes: bool = False
+    include_static_shapes: bool = False
     """Own the shapes attached to the world (ground, fixed obstacles)."""
 
+    include_body_shapes: bool = True
+    """Own the shapes attached to the selected bodies. With ``False`` and no other shape selected, the entry owns
+    no shapes and Newton lets it see its bodies' shapes and the static shapes without owning them."""
+
+    include_child_joints: bool = True
+    """Own the joints whose child is a selected body. With ``False`` they stay unowned, and Newton gives each
+    selected body a free root joint in this entry's view (the entry moves the bodies without their joints)."""
+
     substeps: int = 1
-    """Sub-solver substeps per coupled step."""
+    """Sub-solver substeps per coupled step (>= 1)."""
 
     in_place: bool = False
-    """Let the sub-solver step in place (only for solvers that support it)."""
+    """Let the sub-solver step in place (only for solvers that support it; not for the source of a lagged
+    proxy)."""
 
 
 @configclass
 class CouplerProxyMappingCfg:
-    """Expose bodies or particles of a source entry to a destination entry as proxies with lagged feedback."""
+    """Expose bodies or particles of a source entry to a destination entry as proxies with lagged feedback
+    (``SolverCoupledProxy.Proxy``)."""
 
     source: str = MISSING
     """Entry owning the proxied bodies/particles."""
@@ -60,14 +71,15 @@ class CouplerProxyMappingCfg:
     destination: str = MISSING
     """Entry that sees them as proxies."""
 
-    body_patterns: tuple[str, ...] = ()
-    """Body label patterns (bodies of ``source``) to proxy."""
+    bodies: list[str] = []
+    """Body label patterns (bodies owned by ``source``) to proxy; matched like :attr:`CouplerEntryCfg.bodies`.
+    The proxies keep the source's fixed, prismatic and revolute joints among these bodies."""
 
-    deformables: tuple[str, ...] = ()
-    """Deformables (of ``source``) whose particles are proxied."""
+    deformables: list[str] = []
+    """Deformables (owned by ``source``) whose particles are proxied."""
 
     mass_scale: float = 1.0
-    """Scale of the proxies' mass and inertia (> 0)."""
+    """Scale of the proxies' mass and inertia in the destination (> 0); the source's own masses are unchanged."""
 
     mode: Literal["lagged", "staggered"] = "lagged"
     """``"lagged"``: sync begin poses and end velocities; ``"staggered"``: sync end poses and velocities."""
@@ -84,55 +96,47 @@ class CouplerProxyMappingCfg:
     relaxation_max: float = 1.0
     """Upper bound of the Aitken factor."""
 
-    destination_collision_pipeline: bool = False
-    """Give the destination its own collision pipeline for proxy contacts (else it uses the shared contacts)."""
+    collision_pipeline: NewtonCollisionPipelineCfg | None = NewtonCollisionPipelineCfg()
+    """Settings of the destination's own ``newton.CollisionPipeline`` on its model view, which detects the proxy
+    contacts before the destination solve. ``None``: no own pipeline, the destination uses the shared contacts."""
 
     collide_interval: int | None = None
-    """Coupled steps between refreshes of that pipeline (``None``: every step)."""
-
-
-@configclass
-class SoftContactCfg:
-    """Particle-shape penalty contact of the shared model (``None`` keeps the model's value)."""
-
-    soft_contact_ke: float | None = None
-    """Particle-shape contact stiffness [N/m] (``Model.soft_contact_ke``)."""
-
-    soft_contact_kd: float | None = None
-    """Particle-shape contact damping [N s/m] (``Model.soft_contact_kd``)."""
-
-    soft_contact_mu: float | None = None
-    """Particle-shape friction coefficient (``Model.soft_contact_mu``)."""
+    """Coupled steps between refreshes of :attr:`collision_pipeline` (``None``: every step; needs a pipeline)."""
 
 
 @configclass
 class CouplerProxyCfg(NewtonSolverCfg):
-    """Proxy coupling (:class:`newton.solvers.experimental.coupled.SolverCoupledProxy`)."""
+    """Proxy coupling (:class:`newton.solvers.experimental.coupled.SolverCoupledProxy`).
+
+    Particle-shape contact parameters come from :attr:`NewtonCfg.soft_contact_cfg
+    <isaaclab_newton.physics.NewtonCfg.soft_contact_cfg>`, as for every Newton solver.
+    """
 
     class_type: Any = "{DIR}.newton_coupler_manager:NewtonCouplerManager"
     solver_type: str = "coupled_proxy"
 
-    entries: tuple[CouplerEntryCfg, ...] = ()
+    entries: list[CouplerEntryCfg] = []
     """Sub-solvers and what each owns."""
 
-    proxies: tuple[CouplerProxyMappingCfg, ...] = ()
+    proxies: list[CouplerProxyMappingCfg] = []
     """Directed proxy mappings between entries."""
 
     iterations: int = 1
     """Proxy relaxation passes per step (>= 1)."""
 
-    soft_contact: SoftContactCfg = SoftContactCfg()
-    """Particle-shape contact settings applied to the model."""
-
 
 @configclass
 class CouplerAdmmCfg(NewtonSolverCfg):
-    """Linearized ADMM coupling (:class:`newton.solvers.experimental.coupled.SolverCoupledADMM`)."""
+    """Linearized ADMM coupling (:class:`newton.solvers.experimental.coupled.SolverCoupledADMM`).
+
+    Particle-shape contact parameters come from :attr:`NewtonCfg.soft_contact_cfg
+    <isaaclab_newton.physics.NewtonCfg.soft_contact_cfg>`, as for every Newton solver.
+    """
 
     class_type: Any = "{DIR}.newton_coupler_manager:NewtonCouplerManager"
     solver_type: str = "coupled_admm"
 
-    entries: tuple[CouplerEntryCfg, ...] = ()
+    entries: list[CouplerEntryCfg] = []
     """Sub-solvers and what each owns."""
 
     iterations: int = 5
@@ -161,6 +165,3 @@ class CouplerAdmmCfg(NewtonSolverCfg):
 
     contact_pairs: tuple[tuple[str, str], ...] | None = None
     """Entry pairs with ADMM contact rows; ``None`` auto-detects every cross-entry pair, ``()`` disables them."""
-
-    soft_contact: SoftContactCfg = SoftContactCfg()
-    """Particle-shape contact settings applied to the model."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import newton
@@ -9,6 +10,7 @@ from isaaclab.utils.string import string_to_callable
 from newton.solvers.experimental.coupled import SolverCoupled, SolverCoupledADMM, SolverCoupledProxy
 
 from isaaclab_newton.physics import NewtonManager, NewtonSolverCfg
+from isaaclab_newton.physics.newton_manager import collision_pipeline_kwargs
 from isaaclab_newton.physics.observables import ObservableSchedule, is_contact_indexed
 
 from .coupler_cfg import CouplerAdmmCfg, CouplerEntryCfg, CouplerProxyCfg, CouplerProxyMappingCfg
@@ -16,6 +18,7 @@ from .selection import EntryOwnership, deformable_particles, match_labels, resol
 
 if TYPE_CHECKING:
     from newton.solvers import SolverBase
+    from newton.solvers.experimental.coupled import ModelView
 
 _CONTACT_REFUSAL = (
     "SolverCoupled exposes no contact observables: each entry filters the shared contacts, and Newton 1.8 defines"
@@ -36,10 +39,6 @@ class NewtonCouplerManager(NewtonManager):
 
     @classmethod
     def _build_solver(cls, model: newton.Model, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg) -> None:
-        for name in ("soft_contact_ke", "soft_contact_kd", "soft_contact_mu"):
-            value = getattr(solver_cfg.soft_contact, name)
-            if value is not None:
-                setattr(model, name, float(value))
         NewtonManager._solver = cls._create_solver(model, solver_cfg)
         NewtonManager._use_single_state = False
         NewtonManager._needs_collision_pipeline = True
@@ -131,15 +130,13 @@ def _make_proxy(
             raise ValueError(f"Coupler {label}: {role} {name!r} is not an entry name ({sorted(names)}).")
     source = ownership[mapping.source]
     bodies: list[int] = []
-    for pattern in mapping.body_patterns:
+    for pattern in mapping.bodies:
         found = match_labels(list(model.body_label), pattern)
         if not found:
-            raise ValueError(f"Coupler {label}: body_patterns {pattern!r} matches no body.")
+            raise ValueError(f"Coupler {label}: bodies {pattern!r} matches no body.")
         foreign = sorted(set(found) - set(source.bodies))
         if foreign:
-            raise ValueError(
-                f"Coupler {label}: body_patterns {pattern!r} selects bodies {foreign} not owned by the source."
-            )
+            raise ValueError(f"Coupler {label}: bodies {pattern!r} selects bodies {foreign} not owned by the source.")
         bodies += found
     particles: list[int] = []
     for prim_path in mapping.deformables:
@@ -148,10 +145,10 @@ def _make_proxy(
             raise ValueError(f"Coupler {label}: deformables {prim_path!r} are not owned by the source entry.")
         particles += found
     if not bodies and not particles:
-        raise ValueError(f"Coupler {label} maps nothing: set body_patterns or deformables.")
+        raise ValueError(f"Coupler {label} maps nothing: set bodies or deformables.")
     if mapping.mass_scale <= 0.0:
         raise ValueError(f"Coupler {label}: mass_scale must be > 0, got {mapping.mass_scale}.")
-    pipeline = (lambda view: newton.CollisionPipeline(view)) if mapping.destination_collision_pipeline else None
+    pipeline = _proxy_pipeline_factory(mapping, label)
     joints = [j for j in source.joints if j in set(_joints_of(model, bodies))]
     return SolverCoupledProxy.Proxy(
         source=mapping.source,
@@ -168,6 +165,21 @@ def _make_proxy(
         collision_pipeline=pipeline,
         collide_interval=mapping.collide_interval,
     )
+
+
+def _proxy_pipeline_factory(mapping: CouplerProxyMappingCfg, label: str) -> Callable[[ModelView], object] | None:
+    """Factory of the destination's proxy-contact pipeline from ``mapping.collision_pipeline`` (``None``: none)."""
+    if mapping.collision_pipeline is None:
+        if mapping.collide_interval is not None:
+            raise ValueError(
+                f"Coupler {label}: collide_interval={mapping.collide_interval} needs a collision_pipeline; set"
+                " collision_pipeline=NewtonCollisionPipelineCfg(...) or collide_interval=None."
+            )
+        return None
+    if mapping.collide_interval is not None and mapping.collide_interval < 1:
+        raise ValueError(f"Coupler {label}: collide_interval must be >= 1 or None, got {mapping.collide_interval}.")
+    kwargs = collision_pipeline_kwargs(mapping.collision_pipeline)
+    return lambda view: newton.CollisionPipeline(view, **kwargs)
 
 
 _PROXY_JOINT_TYPES = (int(newton.JointType.FIXED), int(newton.JointType.PRISMATIC), int(newton.JointType.REVOLUTE))

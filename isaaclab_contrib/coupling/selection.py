@@ -24,9 +24,9 @@ class EntryOwnership:
 
 
 def match_labels(labels: list[str], pattern: str) -> list[int]:
-    """Indices of ``labels`` that match the regular expression ``pattern`` in full."""
+    """Indices of ``labels`` that the regular expression ``pattern`` matches from their start (:func:`re.match`)."""
     regex = re.compile(pattern)
-    return [i for i, label in enumerate(labels) if regex.fullmatch(label)]
+    return [i for i, label in enumerate(labels) if regex.match(label)]
 
 
 def deformable_particles(prim_path: str) -> list[int]:
@@ -47,7 +47,8 @@ def resolve_entries(model: newton.Model, entries: tuple[CouplerEntryCfg, ...]) -
 
     Raises:
         ValueError: On duplicate names, an entry without selectors, a selector that matches nothing, or a body,
-            shape or particle selected by two entries (the error names the selector and both entries).
+            shape or particle selected by two entries (the error names the selector and both entries). Joints
+            follow their child body, so they are disjoint whenever bodies are.
     """
     if not entries:
         raise ValueError("The coupler has no entries: add CouplerEntryCfg(name=..., solver_cfg=..., ...) items.")
@@ -73,38 +74,36 @@ def resolve_entries(model: newton.Model, entries: tuple[CouplerEntryCfg, ...]) -
     for entry in entries:
         if entry.name in result:
             raise ValueError(f"Two coupler entries are named {entry.name!r}; entry names must be unique.")
-        selectors = (entry.body_patterns, entry.shape_patterns, entry.deformables, entry.all_particles)
-        if not any(selectors) and not entry.static_shapes:
+        selectors = (entry.bodies, entry.shape_label_patterns, entry.deformables, entry.all_particles)
+        if not any(selectors) and not entry.include_static_shapes:
             raise ValueError(
-                f"Coupler entry {entry.name!r} selects nothing: set body_patterns, shape_patterns, deformables,"
-                " all_particles or static_shapes."
+                f"Coupler entry {entry.name!r} selects nothing: set bodies, shape_label_patterns, deformables,"
+                " all_particles or include_static_shapes."
             )
-        own = EntryOwnership()
         bodies: set[int] = set()
         shapes: set[int] = set()
         particles: set[int] = set()
-        for pattern in entry.body_patterns:
-            selector = f"body_patterns {pattern!r}"
+        for pattern in entry.bodies:
+            selector = f"bodies {pattern!r}"
             found = claim("body", match_labels(body_labels, pattern), entry.name, selector)
             bodies |= set(found)
             attached = [int(s) for s in np.flatnonzero(np.isin(shape_body, found))]
-            if attached:  # a body's collision shapes belong to the entry that owns the body
+            if entry.include_body_shapes and attached:
                 shapes |= set(claim("shape", attached, entry.name, selector))
-        for pattern in entry.shape_patterns:
+        for pattern in entry.shape_label_patterns:
             found = match_labels(shape_labels, pattern)
-            shapes |= set(claim("shape", found, entry.name, f"shape_patterns {pattern!r}"))
-        if entry.static_shapes:
+            shapes |= set(claim("shape", found, entry.name, f"shape_label_patterns {pattern!r}"))
+        if entry.include_static_shapes:
             static = [int(s) for s in np.flatnonzero(shape_body == -1)]
-            shapes |= set(claim("shape", static, entry.name, "static_shapes=True"))
+            shapes |= set(claim("shape", static, entry.name, "include_static_shapes=True"))
         for prim_path in entry.deformables:
             found = deformable_particles(prim_path)
             particles |= set(claim("particle", found, entry.name, f"deformables {prim_path!r}"))
         if entry.all_particles:
             every = list(range(model.particle_count))
             particles |= set(claim("particle", every, entry.name, "all_particles=True"))
-        own.bodies = sorted(bodies)
-        own.joints = sorted(int(j) for j in np.flatnonzero(np.isin(joint_child, own.bodies)))
-        own.shapes = sorted(shapes)
-        own.particles = sorted(particles)
+        own = EntryOwnership(bodies=sorted(bodies), shapes=sorted(shapes), particles=sorted(particles))
+        if entry.include_child_joints:
+            own.joints = [int(j) for j in np.flatnonzero(np.isin(joint_child, own.bodies))]
         result[entry.name] = own
     return result

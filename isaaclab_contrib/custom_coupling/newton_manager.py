@@ -90,10 +90,6 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
                 "CoupledMJWarpVBDSolverCfg needs particles (a DeformableObject); for rigid-only scenes use"
                 " MJWarpSolverCfg."
             )
-        for name in ("soft_contact_ke", "soft_contact_kd", "soft_contact_mu"):
-            value = getattr(solver_cfg, name)
-            if value is not None:
-                setattr(model, name, float(value))
         rigid = NewtonMJWarpManager._create_solver(model, solver_cfg.rigid_solver_cfg)
         cls_base = NewtonCoupledMJWarpVBDManager
         cls_base._soft_solver = NewtonVBDManager._create_solver(model, solver_cfg.soft_solver_cfg)
@@ -117,15 +113,7 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
     def _initialize_contacts(cls) -> None:
         """Own the shared pipeline: it feeds VBD and step 3; the base loop never runs it."""
         model = NewtonManager._model
-        ccfg = cls._cfg.collision_cfg if cls._cfg is not None else None
-        kwargs = {}
-        if ccfg is not None:
-            kwargs["reduce_contacts"] = ccfg.reduce_contacts
-            for name in ("rigid_contact_max", "soft_contact_max", "soft_contact_margin", "broad_phase"):
-                value = getattr(ccfg, name)
-                if value is not None:
-                    kwargs[name] = value
-        pipeline = newton.CollisionPipeline(model, **kwargs)
+        pipeline = newton.CollisionPipeline(model, **cls._collision_pipeline_kwargs())
         NewtonCoupledMJWarpVBDManager._coupled_pipeline = pipeline
         NewtonManager._collision_pipeline = None
         NewtonManager._contacts = pipeline.contacts()

@@ -17,8 +17,9 @@ class CoupledMJWarpVBDSolverCfg(NewtonSolverCfg):
     ``"two_way"`` injects the body-particle contact penalties into the rigid bodies' ``body_f`` so deformables
     push the robot back; ``"one_way"`` lets rigid bodies move deformables without feeling them.
 
-    The soft contact fields set the model's particle-shape penalty contact (``None`` keeps the model's value);
-    they are the first knobs to tune (stiffness, then friction, then damping against chatter).
+    The particle-shape penalty contact is set by :attr:`NewtonCfg.soft_contact_cfg
+    <isaaclab_newton.physics.NewtonCfg.soft_contact_cfg>`; it holds the first knobs to tune (stiffness, then
+    friction, then damping against chatter).
     """
 
     class_type: Any = "{DIR}.newton_manager:NewtonCoupledMJWarpVBDManager"
@@ -32,12 +33,3 @@ class CoupledMJWarpVBDSolverCfg(NewtonSolverCfg):
 
     coupling_mode: Literal["one_way", "two_way"] = "two_way"
     """Whether particle contacts push rigid bodies back (``"two_way"``) or not (``"one_way"``)."""
-
-    soft_contact_ke: float | None = None
-    """Particle-shape contact stiffness [N/m] (``Model.soft_contact_ke``)."""
-
-    soft_contact_kd: float | None = None
-    """Particle-shape contact damping [N s/m] (``Model.soft_contact_kd``)."""
-
-    soft_contact_mu: float | None = None
-    """Particle-shape friction coefficient (``Model.soft_contact_mu``)."""

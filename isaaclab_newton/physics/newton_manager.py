@@ -15,7 +15,7 @@ from isaaclab.physics import PhysicsEvent, PhysicsManager
 
 from . import graph as _graph
 from .builder_defaults import apply_builder_defaults, apply_soft_contact
-from .newton_manager_cfg import NewtonCfg, NewtonSolverCfg
+from .newton_manager_cfg import NewtonCfg, NewtonCollisionPipelineCfg, NewtonSolverCfg
 from .observables import ObservableRequests, ObservableSchedule, allocate_schedule, normalize_kinds
 from .pending_kinematics import PendingKinematics
 from .pending_kinematics import mark as _mark
@@ -40,6 +40,19 @@ _SLOT_DEFAULTS = {
     "_needs_collision_pipeline": False,
     "_supports_rigid_body_force_input": False,
 }
+
+
+def collision_pipeline_kwargs(cfg: NewtonCollisionPipelineCfg) -> dict[str, Any]:
+    """Keyword arguments of ``newton.CollisionPipeline`` from ``cfg`` (the optional fields only where set)."""
+    kwargs: dict[str, Any] = {
+        "reduce_contacts": cfg.reduce_contacts,
+        "enable_rigid_soft_full_surface_contact": cfg.enable_rigid_soft_full_surface_contact,
+    }
+    for name in _PIPELINE_OPTIONAL_FIELDS:
+        value = getattr(cfg, name)
+        if value is not None:
+            kwargs[name] = value
+    return kwargs
 
 
 class NewtonManager(PhysicsManager):
@@ -552,18 +565,7 @@ class NewtonManager(PhysicsManager):
     @classmethod
     def _collision_pipeline_kwargs(cls) -> dict[str, Any]:
         """Keyword arguments of ``newton.CollisionPipeline`` from :attr:`NewtonCfg.collision_cfg` (set fields only)."""
-        ccfg = cls._cfg.collision_cfg if isinstance(cls._cfg, NewtonCfg) else None
-        if ccfg is None:
-            return {}
-        kwargs: dict[str, Any] = {
-            "reduce_contacts": ccfg.reduce_contacts,
-            "enable_rigid_soft_full_surface_contact": ccfg.enable_rigid_soft_full_surface_contact,
-        }
-        for name in _PIPELINE_OPTIONAL_FIELDS:
-            value = getattr(ccfg, name)
-            if value is not None:
-                kwargs[name] = value
-        return kwargs
+        return collision_pipeline_kwargs(cls._cfg.collision_cfg) if isinstance(cls._cfg, NewtonCfg) else {}
 
     @classmethod
     def _allocate_observables(cls) -> ObservableSchedule | None:

@@ -85,13 +85,13 @@ def solver_cfg(path: str):
         return CoupledMJWarpVBDSolverCfg(soft_solver_cfg=soft, coupling_mode=path.removeprefix("custom_"))
     box = "/World/envs/env_.*/Box"
     rigid = CouplerEntryCfg(
-        name="rigid", solver_cfg=MJWarpSolverCfg(use_mujoco_contacts=False), body_patterns=(box,), static_shapes=True
+        name="rigid", solver_cfg=MJWarpSolverCfg(use_mujoco_contacts=False), bodies=[box], include_static_shapes=True
     )
     soft = CouplerEntryCfg(name="soft", solver_cfg=VBDSolverCfg(iterations=10), all_particles=True)
     if path == "proxy":
-        mapping = CouplerProxyMappingCfg(source="rigid", destination="soft", body_patterns=(box,))
-        return CouplerProxyCfg(entries=(rigid, soft), proxies=(mapping,))
-    return CouplerAdmmCfg(entries=(rigid, soft), rho=50.0)
+        mapping = CouplerProxyMappingCfg(source="rigid", destination="soft", bodies=[box], collision_pipeline=None)
+        return CouplerProxyCfg(entries=[rigid, soft], proxies=[mapping])
+    return CouplerAdmmCfg(entries=[rigid, soft], rho=50.0)
 
 
 def run(args, path: str) -> Measurement:

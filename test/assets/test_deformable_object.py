@@ -92,6 +92,31 @@ def test_reset_restores_only_that_env(soft_scene):
     assert not torch.allclose(before[0], default[0], atol=1e-3), "the cube must have moved before the reset"
 
 
+def test_masked_reset_restores_only_env_1_without_host_sync(soft_scene, monkeypatch):
+    """reset(env_mask=[False, True]) restores env 1's nodes and leaves env 0's; it reads no device data."""
+    sim, scene, cube = soft_scene
+    _free_all(cube)
+    _step(sim, scene, 30)
+    before = cube.data.nodal_state_w.torch.clone()
+    mask = torch.tensor([False, True], device=cube.device)
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("reset(env_mask=...) read device data")
+
+    for name in ("nonzero", "item", "tolist", "__bool__", "__int__", "__float__", "__index__"):
+        monkeypatch.setattr(torch.Tensor, name, forbidden)
+    monkeypatch.setattr(torch, "nonzero", forbidden)
+    cube.reset(env_mask=mask)
+    monkeypatch.undo()
+    after = cube.data.nodal_state_w.torch
+    default = cube.data.default_nodal_state_w.torch
+    assert torch.equal(after[1], default[1])
+    assert torch.equal(after[0], before[0])
+    assert not torch.allclose(before[1], default[1], atol=1e-3), "the cube must have moved before the reset"
+    with pytest.raises(ValueError, match=r"env_mask must have shape \(2,\)"):
+        cube.reset(env_mask=torch.ones(3, dtype=torch.bool))
+
+
 def test_pinned_node_stays_put(soft_scene):
     """A top corner pinned by a kinematic target (flag 0) holds its position while the rest of the cube sags."""
     sim, scene, cube = soft_scene

@@ -23,22 +23,23 @@ def _entries(**rigid_overrides):
     rigid = dict(
         name="rigid",
         solver_cfg=MJWarpSolverCfg(use_mujoco_contacts=False),
-        body_patterns=(BOX,),
-        static_shapes=True,
+        bodies=[BOX],
+        include_static_shapes=True,
     )
     rigid.update(rigid_overrides)
-    soft = CouplerEntryCfg(name="soft", solver_cfg=VBDSolverCfg(iterations=10), deformables=(BLOCK,))
+    soft = CouplerEntryCfg(name="soft", solver_cfg=VBDSolverCfg(iterations=10), deformables=[BLOCK])
     return CouplerEntryCfg(**rigid), soft
 
 
-def _proxy_cfg(entries):
+def _proxy_cfg(entries, **mapping_overrides):
     from isaaclab_contrib.coupling import CouplerProxyCfg, CouplerProxyMappingCfg
 
-    mapping = CouplerProxyMappingCfg(source="rigid", destination="soft", body_patterns=(BOX,))
-    return CouplerProxyCfg(entries=entries, proxies=(mapping,))
+    mapping = dict(source="rigid", destination="soft", bodies=[BOX], collision_pipeline=None)
+    mapping.update(mapping_overrides)
+    return CouplerProxyCfg(entries=list(entries), proxies=[CouplerProxyMappingCfg(**mapping)])
 
 
-def _make_scene(solver_cfg, *, num_envs: int = 1, observables=()):
+def _make_scene(solver_cfg, *, num_envs: int = 1, observables=(), soft_contact_cfg=None):
     """A 1 kg, 0.1 m rigid box 1 cm above a 0.2 x 0.2 x 0.1 m soft block (E 1e5 Pa) on the ground, dt 1/120 s."""
     import isaaclab.sim as sim_utils
     from isaaclab.assets import AssetBaseCfg, DeformableObjectCfg, RigidObjectCfg
@@ -47,7 +48,7 @@ def _make_scene(solver_cfg, *, num_envs: int = 1, observables=()):
     from isaaclab.sim.schemas import MassCfg, UsdPhysicsCollisionCfg, UsdPhysicsRigidBodyCfg
     from isaaclab.utils import configclass
 
-    from isaaclab_newton.physics import NewtonCfg
+    from isaaclab_newton.physics import NewtonCfg, NewtonSoftContactCfg
     from isaaclab_newton.sim import DeformableMaterialCfg, GroundPlaneCfg, SoftGridCfg
 
     @configclass
@@ -74,7 +75,11 @@ def _make_scene(solver_cfg, *, num_envs: int = 1, observables=()):
         )
 
     SimulationContext.clear_instance()
-    physics = NewtonCfg(solver_cfg=solver_cfg, observables=tuple(observables))
+    physics = NewtonCfg(
+        solver_cfg=solver_cfg,
+        observables=tuple(observables),
+        soft_contact_cfg=soft_contact_cfg or NewtonSoftContactCfg(),
+    )
     sim = SimulationContext(SimulationCfg(dt=1.0 / 120.0, device=TEST_DEVICE, physics=physics))
     scene = InteractiveScene(SceneCfg(num_envs=num_envs, env_spacing=1.0))
     return sim, scene
@@ -118,13 +123,70 @@ def test_proxy_holds_box_200_steps_and_resets_one_world():
     SimulationContext.clear_instance()
 
 
+def test_destination_pipeline_is_built_from_its_cfg():
+    """collision_pipeline=NewtonCollisionPipelineCfg(...) builds the destination's pipeline with those settings."""
+    from isaaclab.sim import SimulationContext
+
+    from isaaclab_newton.physics import NewtonCollisionPipelineCfg, NewtonManager
+
+    pipeline_cfg = NewtonCollisionPipelineCfg(enable_rigid_soft_full_surface_contact=True, soft_contact_max=321)
+    sim, _ = _make_scene(_proxy_cfg(_entries(), collision_pipeline=pipeline_cfg, collide_interval=1))
+    sim.reset()
+    config = NewtonManager.get_solver()._proxy_collision_configs[("rigid", "soft")]
+    assert isinstance(config.pipeline, newton.CollisionPipeline) and config.collide_interval == 1
+    assert config.pipeline.enable_rigid_soft_full_surface_contact
+    assert config.contacts.soft_contact_max == 321
+    SimulationContext.clear_instance()
+
+
+def test_staggered_proxy_with_destination_pipeline_holds_box():
+    """Staggered proxy on the destination's own pipeline (collide_interval 1): the block carries the box 200 steps."""
+    from isaaclab.sim import SimulationContext
+
+    from isaaclab_newton.physics import NewtonCollisionPipelineCfg
+
+    cfg = _proxy_cfg(_entries(), mode="staggered", collision_pipeline=NewtonCollisionPipelineCfg(), collide_interval=1)
+    sim, scene = _make_scene(cfg)
+    sim.reset()
+    _run(sim, scene, 200)
+    _assert_box_on_block(scene)
+    SimulationContext.clear_instance()
+
+
+def test_collide_interval_without_pipeline_fails_naming_the_field():
+    """collide_interval with collision_pipeline=None fails at sim.reset() and names both fields."""
+    from isaaclab.sim import SimulationContext
+
+    sim, _ = _make_scene(_proxy_cfg(_entries(), collide_interval=2))
+    with pytest.raises(ValueError, match=r"collide_interval=2 needs a collision_pipeline"):
+        sim.reset()
+    SimulationContext.clear_instance()
+
+
+@pytest.mark.parametrize("coupler", ["proxy", "admm"])
+def test_newton_soft_contact_cfg_reaches_the_coupler_model(coupler):
+    """NewtonCfg.soft_contact_cfg is written on the shared model the couplers step (the one soft-contact setting)."""
+    from isaaclab.sim import SimulationContext
+
+    from isaaclab_contrib.coupling import CouplerAdmmCfg
+    from isaaclab_newton.physics import NewtonManager, NewtonSoftContactCfg
+
+    cfg = _proxy_cfg(_entries()) if coupler == "proxy" else CouplerAdmmCfg(entries=list(_entries()), rho=50.0)
+    contact = NewtonSoftContactCfg(soft_contact_ke=1234.0, soft_contact_kd=0.5, soft_contact_mu=0.7)
+    sim, _ = _make_scene(cfg, soft_contact_cfg=contact)
+    sim.reset()
+    model = NewtonManager.get_model()
+    assert (model.soft_contact_ke, model.soft_contact_kd, model.soft_contact_mu) == pytest.approx((1234.0, 0.5, 0.7))
+    SimulationContext.clear_instance()
+
+
 def test_admm_holds_box_200_steps():
     """ADMM (rho 50): 200 steps without NaN, the box rests on the soft block instead of falling through."""
     from isaaclab.sim import SimulationContext
 
     from isaaclab_contrib.coupling import CouplerAdmmCfg
 
-    sim, scene = _make_scene(CouplerAdmmCfg(entries=_entries(), rho=50.0))
+    sim, scene = _make_scene(CouplerAdmmCfg(entries=list(_entries()), rho=50.0))
     sim.reset()
     _run(sim, scene, 200)
     _assert_box_on_block(scene)
@@ -172,23 +234,45 @@ def test_resolution_of_selectors():
     owned = resolve_entries(
         model,
         (
-            CouplerEntryCfg(name="one", solver_cfg=cfg, body_patterns=("/World/a",), static_shapes=True),
-            CouplerEntryCfg(name="two", solver_cfg=cfg, body_patterns=("/World/b",)),
+            CouplerEntryCfg(name="one", solver_cfg=cfg, bodies=["/World/a"], include_static_shapes=True),
+            CouplerEntryCfg(name="two", solver_cfg=cfg, bodies=["/World/b"]),
         ),
     )
     assert owned["one"].bodies == [0] and owned["two"].bodies == [1]
     assert owned["one"].joints == [0] and owned["two"].joints == [1]
     assert owned["one"].shapes == [0, 2] and owned["two"].shapes == [1]
-    with pytest.raises(ValueError, match=r"'two': selector body_patterns '/World/c' matches no body"):
-        resolve_entries(model, (CouplerEntryCfg(name="two", solver_cfg=cfg, body_patterns=("/World/c",)),))
+    with pytest.raises(ValueError, match=r"'two': selector bodies '/World/c' matches no body"):
+        resolve_entries(model, (CouplerEntryCfg(name="two", solver_cfg=cfg, bodies=["/World/c"]),))
     with pytest.raises(ValueError, match=r"'empty' selects nothing"):
         resolve_entries(model, (CouplerEntryCfg(name="empty", solver_cfg=cfg),))
-    overlap = r"'one' \(body_patterns '/World/.\*'\) and 'two' \(body_patterns '/World/b'\)"
+    overlap = r"'one' \(bodies '/World/.\*'\) and 'two' \(bodies '/World/b'\)"
     with pytest.raises(ValueError, match=overlap):
         resolve_entries(
             model,
             (
-                CouplerEntryCfg(name="one", solver_cfg=cfg, body_patterns=("/World/.*",)),
-                CouplerEntryCfg(name="two", solver_cfg=cfg, body_patterns=("/World/b",)),
+                CouplerEntryCfg(name="one", solver_cfg=cfg, bodies=["/World/.*"]),
+                CouplerEntryCfg(name="two", solver_cfg=cfg, bodies=["/World/b"]),
             ),
         )
+
+
+def test_include_flags_and_prefix_patterns():
+    """Patterns match from the label's start; include_body_shapes / include_child_joints False own neither."""
+    from isaaclab_contrib.coupling import CouplerEntryCfg
+    from isaaclab_contrib.coupling.selection import resolve_entries
+    from isaaclab_newton.physics import XPBDSolverCfg
+
+    model = _two_body_model()
+    cfg = XPBDSolverCfg()
+    owned = resolve_entries(model, (CouplerEntryCfg(name="all", solver_cfg=cfg, bodies=["/World"]),))
+    assert owned["all"].bodies == [0, 1] and owned["all"].joints == [0, 1] and owned["all"].shapes == [0, 1]
+    entry = CouplerEntryCfg(
+        name="bare",
+        solver_cfg=cfg,
+        bodies=["/World/a"],
+        shape_label_patterns=["/World/b/box$"],
+        include_body_shapes=False,
+        include_child_joints=False,
+    )
+    owned = resolve_entries(model, (entry,))
+    assert owned["bare"].bodies == [0] and owned["bare"].joints == [] and owned["bare"].shapes == [1]

@@ -20,7 +20,9 @@ STEP_NAMES = (
 )
 
 
-def _make_scene(coupling_mode: str, *, use_cpu_graph: bool = False, before_reset=None, observables=()):
+def _make_scene(
+    coupling_mode: str, *, use_cpu_graph: bool = False, before_reset=None, observables=(), soft_contact_cfg=None
+):
     """A 1 kg, 0.1 m rigid box resting 5 mm above a 0.2 x 0.2 x 0.1 m soft block (E 1e5 Pa) on the ground."""
     import isaaclab.sim as sim_utils
     from isaaclab.assets import AssetBaseCfg, DeformableObjectCfg, RigidObjectCfg
@@ -30,7 +32,7 @@ def _make_scene(coupling_mode: str, *, use_cpu_graph: bool = False, before_reset
     from isaaclab.utils import configclass
 
     from isaaclab_contrib.custom_coupling import CoupledMJWarpVBDSolverCfg
-    from isaaclab_newton.physics import NewtonCfg, VBDSolverCfg
+    from isaaclab_newton.physics import NewtonCfg, NewtonSoftContactCfg, VBDSolverCfg
     from isaaclab_newton.sim import DeformableMaterialCfg, GroundPlaneCfg, SoftGridCfg
 
     @configclass
@@ -62,7 +64,11 @@ def _make_scene(coupling_mode: str, *, use_cpu_graph: bool = False, before_reset
     )
     SimulationContext.clear_instance()
     physics = NewtonCfg(
-        solver_cfg=solver_cfg, num_substeps=2, use_cpu_graph=use_cpu_graph, observables=tuple(observables)
+        solver_cfg=solver_cfg,
+        num_substeps=2,
+        use_cpu_graph=use_cpu_graph,
+        observables=tuple(observables),
+        soft_contact_cfg=soft_contact_cfg or NewtonSoftContactCfg(),
     )
     sim = SimulationContext(SimulationCfg(dt=1.0 / 120.0, device=TEST_DEVICE, physics=physics))
     scene = InteractiveScene(SceneCfg(num_envs=1, env_spacing=1.0))
@@ -106,6 +112,19 @@ def test_two_way_block_holds_box_and_pushes_back():
     rows = NewtonCoupledMJWarpVBDManager.get_soft_observables().contact_f.numpy()[contacts.rigid_contact_max :]
     on_box = model.shape_body.numpy()[contacts.soft_contact_shape.numpy()[:n_soft]] == 0
     assert rows[:n_soft][on_box, 2].sum() == pytest.approx(BOX_MASS * GRAVITY, rel=0.05)
+    SimulationContext.clear_instance()
+
+
+def test_newton_soft_contact_cfg_reaches_the_shared_model():
+    """NewtonCfg.soft_contact_cfg is written on the model both sub-solvers and the two-way reactions use."""
+    from isaaclab.sim import SimulationContext
+
+    from isaaclab_newton.physics import NewtonManager, NewtonSoftContactCfg
+
+    contact = NewtonSoftContactCfg(soft_contact_ke=2345.0, soft_contact_kd=0.25, soft_contact_mu=0.6)
+    _make_scene("two_way", soft_contact_cfg=contact)
+    model = NewtonManager.get_model()
+    assert (model.soft_contact_ke, model.soft_contact_kd, model.soft_contact_mu) == pytest.approx((2345.0, 0.25, 0.6))
     SimulationContext.clear_instance()
 
 

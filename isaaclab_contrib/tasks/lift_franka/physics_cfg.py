@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from isaaclab.utils import configclass
 
-from isaaclab_contrib.coupling import CouplerEntryCfg, CouplerProxyCfg, CouplerProxyMappingCfg, SoftContactCfg
+from isaaclab_contrib.coupling import CouplerEntryCfg, CouplerProxyCfg, CouplerProxyMappingCfg
 from isaaclab_contrib.custom_coupling import CoupledMJWarpVBDSolverCfg
-from isaaclab_newton.physics import MJWarpSolverCfg, NewtonCfg, VBDSolverCfg
+from isaaclab_newton.physics import MJWarpSolverCfg, NewtonCfg, NewtonSoftContactCfg, VBDSolverCfg
 
 ROBOT_BODIES = "/World/envs/env_.*/Robot/.*"
 OBJECT_PRIM = "/World/envs/env_.*/Object"
@@ -64,25 +64,25 @@ def lift_physics(coupling: str, tuning: LiftTuningCfg) -> NewtonCfg:
             rigid_solver_cfg=rigid,
             soft_solver_cfg=VBDSolverCfg(integrate_with_external_rigid_solver=True, iterations=tuning.vbd_iterations),
             coupling_mode="two_way",
-            soft_contact_ke=tuning.soft_contact_ke,
-            soft_contact_kd=tuning.soft_contact_kd,
-            soft_contact_mu=tuning.soft_contact_mu,
         )
     elif coupling == "proxy":
         rigid.use_mujoco_contacts = False
-        entries = (
-            CouplerEntryCfg(name="robot", solver_cfg=rigid, body_patterns=(ROBOT_BODIES,), static_shapes=True),
+        entries = [
+            CouplerEntryCfg(name="robot", solver_cfg=rigid, bodies=[ROBOT_BODIES], include_static_shapes=True),
             CouplerEntryCfg(
-                name="object", solver_cfg=VBDSolverCfg(iterations=tuning.vbd_iterations), deformables=(OBJECT_PRIM,)
+                name="object", solver_cfg=VBDSolverCfg(iterations=tuning.vbd_iterations), deformables=[OBJECT_PRIM]
             ),
+        ]
+        # the object sees the robot through the shared contacts (no proxy-local pipeline)
+        mapping = CouplerProxyMappingCfg(
+            source="robot", destination="object", bodies=[ROBOT_BODIES], collision_pipeline=None
         )
-        mapping = CouplerProxyMappingCfg(source="robot", destination="object", body_patterns=(ROBOT_BODIES,))
-        contact = SoftContactCfg(
-            soft_contact_ke=tuning.soft_contact_ke,
-            soft_contact_kd=tuning.soft_contact_kd,
-            soft_contact_mu=tuning.soft_contact_mu,
-        )
-        solver = CouplerProxyCfg(entries=entries, proxies=(mapping,), soft_contact=contact)
+        solver = CouplerProxyCfg(entries=entries, proxies=[mapping])
     else:
         raise ValueError(f"Lift task coupling must be 'custom' or 'proxy', got {coupling!r}.")
-    return NewtonCfg(solver_cfg=solver, num_substeps=tuning.num_substeps)
+    contact = NewtonSoftContactCfg(
+        soft_contact_ke=tuning.soft_contact_ke,
+        soft_contact_kd=tuning.soft_contact_kd,
+        soft_contact_mu=tuning.soft_contact_mu,
+    )
+    return NewtonCfg(solver_cfg=solver, soft_contact_cfg=contact, num_substeps=tuning.num_substeps)

@@ -80,9 +80,18 @@ class DeformableObject(BaseDeformableObject):
 
         Args:
             env_ids: Environments to reset (default: all).
-            env_mask: Boolean mask over environments (alternative to ``env_ids``).
+            env_mask: Boolean mask over environments, shape (N,) (alternative to ``env_ids``). The mask path reads
+                nothing back to the host: it visits every env and writes the selected ones.
         """
-        ids = self._ids_from_mask(env_mask) if env_mask is not None else self._resolve_env_ids(env_ids)
+        if env_mask is not None:
+            # sync-free: every env's worlds and nodes are visited, the mask selects which are written
+            select = self._select_from_mask(env_mask)
+            NewtonManager.request_world_reset(self._all_world_ids, select=select)
+            NewtonManager.forward()
+            self._scatter_state(self._data.default_nodal_state_w.warp, self._ALL_INDICES, full_data=True, select=select)
+            self._data.mark_dirty()
+            return
+        ids = self._resolve_env_ids(env_ids)
         if ids.shape[0] == 0:
             return
         NewtonManager.request_world_reset(self._world_ids_of(ids))
@@ -165,12 +174,15 @@ class DeformableObject(BaseDeformableObject):
             device=self.device,
         )
 
-    def _scatter_state(self, states: wp.array, ids: wp.array, *, full_data: bool) -> None:
+    def _scatter_state(
+        self, states: wp.array, ids: wp.array, *, full_data: bool, select: wp.array | None = None
+    ) -> None:
         s0, s1 = NewtonManager.get_state_0(), NewtonManager.get_state_1()
+        select = self._select_all if select is None else select
         wp.launch(
             scatter_state_kernel,
             dim=(ids.shape[0], self.max_sim_vertices_per_body),
-            inputs=[states, ids, bool(full_data), self._indices, s0.particle_q, s1.particle_q, s0.particle_qd],
+            inputs=[states, ids, select, bool(full_data), self._indices, s0.particle_q, s1.particle_q, s0.particle_qd],
             outputs=[s1.particle_qd],
             device=self.device,
         )
@@ -199,14 +211,18 @@ class DeformableObject(BaseDeformableObject):
             env_ids = torch.as_tensor(list(env_ids), dtype=torch.int32)
         return wp.from_torch(env_ids.to(device=self.device, dtype=torch.int32).reshape(-1).contiguous())
 
-    def _ids_from_mask(self, env_mask: wp.array) -> wp.array:
+    def _select_from_mask(self, env_mask: wp.array | torch.Tensor | ProxyArray) -> wp.array:
+        """The (N,) boolean Warp selection over envs from a mask (its shape is checked on the host, no sync)."""
+        if isinstance(env_mask, ProxyArray):
+            env_mask = env_mask.warp
         mask = env_mask if isinstance(env_mask, torch.Tensor) else wp.to_torch(env_mask)
-        ids = torch.nonzero(mask.to(self.device), as_tuple=False).reshape(-1)
-        return wp.from_torch(ids.to(torch.int32).contiguous())
+        if tuple(mask.shape) != (self.num_instances,):
+            raise ValueError(f"env_mask must have shape ({self.num_instances},), got {tuple(mask.shape)}.")
+        return wp.from_torch(mask.to(device=self.device, dtype=torch.bool).contiguous(), dtype=wp.bool)
 
     def _world_ids_of(self, ids: wp.array) -> wp.array:
-        worlds = self._world_ids[wp.to_torch(ids).long()]
-        return wp.from_torch(worlds.to(torch.int32).contiguous())
+        worlds = wp.to_torch(self._all_world_ids)[wp.to_torch(ids).long()]
+        return wp.from_torch(worlds.contiguous(), dtype=wp.int32)
 
     # -- initialization --------------------------------------------------------------------------------
 
@@ -216,9 +232,10 @@ class DeformableObject(BaseDeformableObject):
             raise RuntimeError("The Newton model is not finalized: assets initialize on sim.reset().")
         world_ids, indices = deformable_particle_indices(self.cfg.prim_path)
         self._indices = wp.array(indices.astype(np.int32), dtype=wp.int32, device=self.device)
-        self._world_ids = torch.as_tensor(world_ids, dtype=torch.long, device=self.device)
         n, p = indices.shape
         self._ALL_INDICES = wp.array(np.arange(n, dtype=np.int32), dtype=wp.int32, device=self.device)
+        self._all_world_ids = wp.array(np.asarray(world_ids, dtype=np.int32), dtype=wp.int32, device=self.device)
+        self._select_all = wp.zeros(0, dtype=wp.bool, device=self.device)
         self._data = DeformableObjectData(self._indices, self.device)
         self._default_mass = wp.array(model.particle_mass.numpy()[indices], dtype=wp.float32, device=self.device)
         q = model.particle_q.numpy()[indices]

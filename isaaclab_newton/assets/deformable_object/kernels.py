@@ -65,6 +65,7 @@ def scatter_vec3_kernel(
 def scatter_state_kernel(
     states: wp.array2d(dtype=vec6f),
     env_ids: wp.array(dtype=wp.int32),
+    select: wp.array(dtype=wp.bool),
     full_data: bool,
     indices: wp.array2d(dtype=wp.int32),
     q_a: wp.array(dtype=wp.vec3),
@@ -72,7 +73,11 @@ def scatter_state_kernel(
     qd_a: wp.array(dtype=wp.vec3),
     qd_b: wp.array(dtype=wp.vec3),
 ):
+    """Write nodal states of ``env_ids`` into both states; a non-empty ``select`` (over ``env_ids``) skips rows."""
     k, node = wp.tid()
+    if select.shape[0] > 0:  # noqa: SIM102  (nested so that an empty select is never indexed)
+        if not select[k]:
+            return
     env = env_ids[k]
     row = k
     if full_data:
