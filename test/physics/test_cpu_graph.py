@@ -27,9 +27,7 @@ GRAPH_CASES = {
 }
 
 
-def _drop(
-    make_sim, solver_cfg, *, use_cpu_graph: bool | None, steps: int = 40
-) -> tuple[np.ndarray, np.ndarray, bool]:
+def _drop(make_sim, solver_cfg, *, use_cpu_graph: bool | None, steps: int = 40) -> tuple[np.ndarray, np.ndarray, bool]:
     """Drop a box; ``use_cpu_graph=None`` keeps NewtonCfg's default."""
     flags = {} if use_cpu_graph is None else {"use_cpu_graph": use_cpu_graph}
     sim = make_sim(solver_cfg.copy(), num_substeps=2, **flags)
