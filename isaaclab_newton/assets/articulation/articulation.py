@@ -251,9 +251,14 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
 
     # -- joint state writes ------------------------------------------------------------------------------
 
-    def _write_joint_array(self, array: wp.array, indices: torch.Tensor, value, envs, joints, *, full=False):
-        value = self._select(self._as_torch(value), envs, joints, full)
-        torch_view(array)[indices[envs][:, joints]] = value if isinstance(value, torch.Tensor) else float(value)
+    def _checked_joint_value(self, value, envs, joints, full: bool, name: str, where: str, trailing=()):
+        """Check a per-(env, joint) value: full-sized for mask writes, the selection's size for index writes."""
+        shape = (self.num_instances, self.num_joints) if full else (envs.shape[0], joints.shape[0])
+        return self._select(self._checked(value, (*shape, *trailing), name, where), envs, joints, full)
+
+    def _write_joint_array(self, array: wp.array, indices: torch.Tensor, value, envs, joints, *, full, name, where):
+        value = self._checked_joint_value(value, envs, joints, full, name, where)
+        torch_view(array)[indices[envs][:, joints]] = value
 
     def write_joint_position_to_sim_index(
         self, *, position, joint_ids: Ids = None, env_ids: Ids = None, skip_forward: bool = False
@@ -261,7 +266,14 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         """Write joint positions [m or rad] of the selected envs/joints into the simulation state."""
         envs, joints = self._env_tensor(env_ids, None), self._index_tensor(joint_ids, self._all_joints)
         self._write_joint_array(
-            NewtonManager.get_state_0().joint_q, self._binding.coord_indices, position, envs, joints
+            NewtonManager.get_state_0().joint_q,
+            self._binding.coord_indices,
+            position,
+            envs,
+            joints,
+            full=False,
+            name="position",
+            where="write_joint_position_to_sim_index",
         )
         self._after_state_write(skip_forward)
 
@@ -269,7 +281,14 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         """Mask variant of :meth:`write_joint_position_to_sim_index` (full-sized ``position``)."""
         envs, joints = self._mask_tensor(env_mask, self._all_envs), self._mask_tensor(joint_mask, self._all_joints)
         self._write_joint_array(
-            NewtonManager.get_state_0().joint_q, self._binding.coord_indices, position, envs, joints, full=True
+            NewtonManager.get_state_0().joint_q,
+            self._binding.coord_indices,
+            position,
+            envs,
+            joints,
+            full=True,
+            name="position",
+            where="write_joint_position_to_sim_mask",
         )
         self._after_state_write(skip_forward)
 
@@ -278,14 +297,30 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     ) -> None:
         """Write joint velocities [m/s or rad/s] of the selected envs/joints into the simulation state."""
         envs, joints = self._env_tensor(env_ids, None), self._index_tensor(joint_ids, self._all_joints)
-        self._write_joint_array(NewtonManager.get_state_0().joint_qd, self._binding.dof_indices, velocity, envs, joints)
+        self._write_joint_array(
+            NewtonManager.get_state_0().joint_qd,
+            self._binding.dof_indices,
+            velocity,
+            envs,
+            joints,
+            full=False,
+            name="velocity",
+            where="write_joint_velocity_to_sim_index",
+        )
         self._after_state_write(skip_forward)
 
     def write_joint_velocity_to_sim_mask(self, *, velocity, joint_mask=None, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_joint_velocity_to_sim_index` (full-sized ``velocity``)."""
         envs, joints = self._mask_tensor(env_mask, self._all_envs), self._mask_tensor(joint_mask, self._all_joints)
         self._write_joint_array(
-            NewtonManager.get_state_0().joint_qd, self._binding.dof_indices, velocity, envs, joints, full=True
+            NewtonManager.get_state_0().joint_qd,
+            self._binding.dof_indices,
+            velocity,
+            envs,
+            joints,
+            full=True,
+            name="velocity",
+            where="write_joint_velocity_to_sim_mask",
         )
         self._after_state_write(skip_forward)
 
@@ -310,12 +345,24 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     # -- joint property writes -------------------------------------------------------------------------------
 
     def _write_property(
-        self, buf: str, arrays: tuple, value, joint_ids, env_ids, *, full=False, envs=None, joints=None, flag=None
+        self,
+        buf: str,
+        arrays: tuple,
+        value,
+        joint_ids,
+        env_ids,
+        *,
+        name: str,
+        where: str,
+        full=False,
+        envs=None,
+        joints=None,
+        flag=None,
     ) -> None:
         if envs is None:
             envs = self._env_tensor(env_ids, None)
             joints = self._index_tensor(joint_ids, self._all_joints)
-        value = self._select(self._as_torch(value), envs, joints, full)
+        value = self._checked_joint_value(value, envs, joints, full, name, where)
         rows, cols = envs[:, None], joints[None, :]
         self._data._t(buf)[rows, cols] = value
         dofs = self._binding.dof_indices[rows, cols]
@@ -329,7 +376,14 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         def index(self, *, joint_ids: Ids = None, env_ids: Ids = None, **kwargs) -> None:
             model = NewtonManager.get_model()
             self._write_property(
-                buf, (getattr(model, attr),), kwargs[kw], joint_ids, env_ids, flag=getattr(newton.ModelFlags, flag_name)
+                buf,
+                (getattr(model, attr),),
+                kwargs[kw],
+                joint_ids,
+                env_ids,
+                name=kw,
+                where=f"write_{buf}_to_sim_index",
+                flag=getattr(newton.ModelFlags, flag_name),
             )
             if buf in ("joint_stiffness", "joint_damping"):
                 self._sync_target_modes()
@@ -343,6 +397,8 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
                 kwargs[kw],
                 None,
                 None,
+                name=kw,
+                where=f"write_{buf}_to_sim_mask",
                 full=True,
                 envs=envs,
                 joints=joints,
@@ -392,6 +448,8 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
             joint_friction_coeff,
             joint_ids,
             env_ids,
+            name="joint_friction_coeff",
+            where="write_joint_friction_coefficient_to_sim_index",
             flag=newton.ModelFlags.JOINT_DOF_PROPERTIES,
         )
 
@@ -407,6 +465,8 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
             joint_friction_coeff,
             None,
             None,
+            name="joint_friction_coeff",
+            where="write_joint_friction_coefficient_to_sim_mask",
             full=True,
             envs=envs,
             joints=joints,
@@ -418,14 +478,20 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     ) -> None:
         """Write joint position limits (lower, upper) [m or rad], shape (envs, joints, 2)."""
         envs, joints = self._env_tensor(env_ids, None), self._index_tensor(joint_ids, self._all_joints)
-        self._write_limits(self._as_torch(limits), envs, joints)
+        limits = self._checked_joint_value(
+            limits, envs, joints, False, "limits", "write_joint_position_limit_to_sim_index", trailing=(2,)
+        )
+        self._write_limits(limits, envs, joints)
 
     def write_joint_position_limit_to_sim_mask(
         self, *, limits, joint_mask=None, env_mask=None, warn_limit_violation: bool = True
     ) -> None:
         """Mask variant of :meth:`write_joint_position_limit_to_sim_index`."""
         envs, joints = self._mask_tensor(env_mask, self._all_envs), self._mask_tensor(joint_mask, self._all_joints)
-        self._write_limits(self._as_torch(limits)[envs][:, joints], envs, joints)
+        limits = self._checked_joint_value(
+            limits, envs, joints, True, "limits", "write_joint_position_limit_to_sim_mask", trailing=(2,)
+        )
+        self._write_limits(limits, envs, joints)
 
     def _write_limits(self, limits: torch.Tensor, envs: torch.Tensor, joints: torch.Tensor) -> None:
         rows, cols = envs[:, None], joints[None, :]
