@@ -14,8 +14,22 @@ import warp as wp
 from isaaclab.physics import PhysicsEvent, PhysicsManager
 
 from . import graph as _graph
-from .newton_manager_cfg import NewtonCfg, NewtonSolverCfg
-from .observables import ObservableRequests, ObservableSchedule, allocate_schedule, normalize_kinds
+from .newton_manager_cfg import (
+    NewtonCfg,
+    NewtonSolverCfg,
+    check_nonfinite_log_interval,
+    check_num_substeps,
+    check_physics_dt,
+)
+from .observables import (
+    ObservableRequests,
+    ObservableSchedule,
+    allocate_schedule,
+    check_known_kinds,
+    clear_world_rows,
+    normalize_kinds,
+)
+from .world_health import WorldHealth
 
 if TYPE_CHECKING:
     from isaaclab.sim import SimulationContext
@@ -74,6 +88,7 @@ class NewtonManager(PhysicsManager):
     # -- resets --
     _reset_world_mask: ClassVar[wp.array | None] = None
     _reset_pending: ClassVar[bool] = False
+    _world_health: ClassVar[WorldHealth | None] = None
 
     # -- observables --
     _observable_requests: ClassVar[ObservableRequests] = ObservableRequests()
@@ -100,7 +115,8 @@ class NewtonManager(PhysicsManager):
         NewtonManager._clear_scene()
         NewtonManager._gravity = tuple(float(g) for g in sim_context.cfg.gravity)
         NewtonManager._solver_cfg = cfg.solver_cfg
-        NewtonManager._num_substeps = int(cfg.num_substeps)
+        NewtonManager._num_substeps = check_num_substeps(cfg.num_substeps)
+        check_physics_dt(sim_context.cfg.dt)
         NewtonManager._decimation = 1
         if cfg.observables:
             NewtonManager._observable_requests.add(cfg.observables)
@@ -181,6 +197,8 @@ class NewtonManager(PhysicsManager):
         NewtonManager._external_body_f = wp.zeros_like(NewtonManager._state_0.body_f) if model.body_count else None
         NewtonManager._reset_world_mask = wp.zeros(model.world_count + 1, dtype=wp.bool, device=model.device)
         NewtonManager._reset_pending = False
+        interval = check_nonfinite_log_interval(cls._cfg.nonfinite_log_interval)
+        NewtonManager._world_health = WorldHealth(model, log_interval=interval)
         NewtonManager._sim_time = 0.0
         PhysicsManager._sim_time = 0.0
         NewtonManager._simulation_started = True
@@ -195,7 +213,10 @@ class NewtonManager(PhysicsManager):
             setattr(NewtonManager, name, None)
         cls._build_solver(NewtonManager._model, NewtonManager._solver_cfg)
         cls._validate_slots()
-        dt = cls.get_physics_dt()
+        # Re-read the stepping settings: they may have been changed on the cfg since construction.
+        dt = check_physics_dt(cls.get_physics_dt())
+        if isinstance(cls._cfg, NewtonCfg):
+            NewtonManager._num_substeps = check_num_substeps(cls._cfg.num_substeps)
         NewtonManager._solver_dt = dt / NewtonManager._num_substeps
         cls._initialize_contacts()
         try:
@@ -267,6 +288,7 @@ class NewtonManager(PhysicsManager):
                 cls._simulate_physics_only()
         dt = cls.get_physics_dt() * num_steps
         PhysicsManager._sim_time += dt
+        NewtonManager._world_health.count_steps(num_steps, manager_name=cls.__name__)
         cls._check_solver_status()
         if cls._cfg is not None and getattr(cls._cfg, "debug_mode", False):
             cls._log_solver_debug()
@@ -393,10 +415,13 @@ class NewtonManager(PhysicsManager):
 
         Raises:
             TypeError: If ``kinds`` is a bare string or holds non-string entries.
+            ValueError: If a kind is not declared by any solver's observable container (the message lists the
+                known kinds); known kinds the configured solver does not produce fail at ``sim.reset()``.
             RuntimeError: If kinds not yet covered are requested while a solver and its container exist.
         """
         requests = NewtonManager._observable_requests
         kinds = normalize_kinds(kinds)
+        check_known_kinds(kinds, what="request_observables()")
         if NewtonManager._solver is not None and not requests.covers(kinds, every_substep=every_substep):
             cadence = "every substep" if every_substep else "the final substep"
             solver_name = type(NewtonManager._solver).__name__
@@ -476,6 +501,22 @@ class NewtonManager(PhysicsManager):
                 " Pick a solver manager with _supports_rigid_body_force_input=True (e.g. MuJoCo Warp, XPBD)."
             )
         return NewtonManager._external_body_f
+
+    @classmethod
+    def get_nonfinite_worlds(cls) -> wp.array:
+        """Return the per-world non-finite flags of the last physics step (device ``bool``, shape ``(world_count,)``).
+
+        Entry ``w`` is ``True`` when world ``w``'s body poses/twists or joint coordinates/velocities were not finite
+        after the last physics step, ``False`` otherwise (and right after the world is reset). Environment ``i`` is
+        world ``i``. Computed on the device by one
+        kernel after the substeps (inside the captured graph), so reading it as a tensor does not synchronize.
+
+        Raises:
+            RuntimeError: Before the model is finalized.
+        """
+        if NewtonManager._world_health is None:
+            raise RuntimeError("get_nonfinite_worlds() needs a finalized model: call sim.reset() first.")
+        return NewtonManager._world_health.flags
 
     @classmethod
     def get_num_substeps(cls) -> int:
@@ -591,6 +632,7 @@ class NewtonManager(PhysicsManager):
             # forward() (which runs FK from them) see the stepped state instead of the initial one.
             state = NewtonManager._state_0
             newton.eval_ik(model, state, state.joint_q, state.joint_qd)
+        NewtonManager._world_health.flag(NewtonManager._state_0)
 
     @classmethod
     def _reset_solver_internals(cls) -> None:
@@ -600,6 +642,10 @@ class NewtonManager(PhysicsManager):
         NewtonManager._reset_pending = False
         mask = NewtonManager._reset_world_mask
         NewtonManager._solver.reset(NewtonManager._state_0, world_mask=mask)
+        NewtonManager._world_health.clear(mask)
+        schedule = NewtonManager._observable_schedule
+        if schedule is not None:
+            clear_world_rows(schedule.container, NewtonManager._model, mask)
         mask.zero_()
 
     @classmethod
@@ -777,6 +823,7 @@ class NewtonManager(PhysicsManager):
         NewtonManager._sensor_updates = []
         NewtonManager._reset_world_mask = None
         NewtonManager._reset_pending = False
+        NewtonManager._world_health = None
         NewtonManager._observable_requests = ObservableRequests()
         NewtonManager._observable_schedule = None
         NewtonManager._simulation_started = False

@@ -18,6 +18,8 @@ from isaaclab.utils import configclass, replace
 from isaaclab_newton.physics import FeatherstoneSolverCfg, MJWarpSolverCfg, NewtonCfg, XPBDSolverCfg
 from isaaclab_newton.sim import GroundPlaneCfg
 
+from ..cfg_checks import check_env_cfg
+from ..nonfinite import with_nonfinite_guard
 from ..solver_choice import apply_solver, check_solver_name
 from .robot_cfg import HUMANOID_CFG, JOINT_GEARS
 
@@ -89,8 +91,9 @@ def make_humanoid_direct_env(cfg: HumanoidEnvCfg, render_mode: str | None = None
     """Build Isaac Lab's locomotion environment (from ``isaaclab_tasks``) as the humanoid; solver: ``cfg.solver``."""
     from .._reuse import load_isaaclab_tasks_module
 
+    check_env_cfg(cfg)
     apply_solver(cfg, humanoid_physics)
     module = load_isaaclab_tasks_module(
         "core/locomotion/locomotion_direct_env.py", "_isaaclab_tasks_locomotion_direct_env"
     )
-    return module.LocomotionDirectEnv(cfg, render_mode, **kwargs)
+    return with_nonfinite_guard(module.LocomotionDirectEnv)(cfg, render_mode, **kwargs)
