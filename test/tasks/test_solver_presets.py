@@ -13,7 +13,7 @@ TASKS = {
     "humanoid": "Isaac-Humanoid-Direct-v0",
 }
 MAX_ABS_OBS = 100.0
-"""Bound on every observation entry: MuJoCo Warp peaks at 33 (humanoid feet wrenches), Featherstone at 63 (ant feet
+"""Bound on every observation entry: MuJoCo Warp peaks at 39 (humanoid feet wrenches), Featherstone at 63 (ant feet
 wrenches from penalty-contact impacts); kinematic entries stay below 20 on both."""
 MAX_TORSO_HEIGHT = {"ant": 1.5, "humanoid": 2.0}
 """Torso height [m] (observation 0) no locomotion robot reaches unless thrown by its contacts."""
