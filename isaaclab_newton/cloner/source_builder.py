@@ -9,6 +9,7 @@ import numpy as np
 import warp as wp
 
 from ..physics.scene_index import builder_counts
+from ..sim.spawners.file_checks import check_xml_file, describe_import_error
 from ..sim.spawners.file_spawners_cfg import GroundPlaneCfg, NewtonFileCfg
 
 
@@ -41,6 +42,10 @@ def import_file_asset(builder: newton.ModelBuilder, spawn: NewtonFileCfg, xform:
         builder: Builder receiving the asset.
         spawn: The file spawner configuration.
         xform: Pose of the asset's root in the builder's frame.
+
+    Raises:
+        ValueError: If an MJCF/URDF file is malformed or holds a value the importer rejects; the message names
+            the file and, where it can be found, the element, attribute and line.
     """
     kwargs = dict(
         xform=xform,
@@ -50,10 +55,16 @@ def import_file_asset(builder: newton.ModelBuilder, spawn: NewtonFileCfg, xform:
         override_root_xform=spawn.override_root_xform,
     )
     kwargs.update(spawn.importer_kwargs)
-    if spawn.file_format == "urdf":
-        builder.add_urdf(spawn.asset_path, **kwargs)
-    elif spawn.file_format == "mjcf":
-        builder.add_mjcf(spawn.asset_path, **kwargs)
+    if spawn.file_format in ("urdf", "mjcf"):
+        field = f"{type(spawn).__name__}.asset_path"
+        check_xml_file(spawn.asset_path, file_format=spawn.file_format, field=field)
+        importer = builder.add_urdf if spawn.file_format == "urdf" else builder.add_mjcf
+        try:
+            importer(spawn.asset_path, **kwargs)
+        except (ValueError, TypeError, KeyError, IndexError) as exc:
+            raise describe_import_error(
+                spawn.asset_path, file_format=spawn.file_format, field=field, error=exc
+            ) from exc
     elif spawn.file_format == "usd":
         builder.add_usd(spawn.asset_path, root_path=spawn.root_path, **kwargs)
     else:

@@ -139,3 +139,19 @@ def test_com_and_link_frame_conversions(cube_scene):
     expected = torch.tensor([[-0.2, 0.0, 0.0]]).repeat(2, 1)
     torch.testing.assert_close(cube.data.root_com_lin_vel_w.torch, expected, atol=1e-5, rtol=0)
     torch.testing.assert_close(cube.data.root_link_lin_vel_w.torch, torch.zeros(2, 3), atol=1e-5, rtol=0)
+
+
+def test_root_pose_wrong_shape_raises(cube_scene):
+    """A (1, 7) root pose for both cubes raises ValueError naming 'root_pose' and the required (2, 7)."""
+    _, _, cube = cube_scene
+    with pytest.raises(
+        ValueError, match=r"RigidObject.write_root_pose_to_sim_index: 'root_pose' must have shape \(2, 7\)"
+    ):
+        cube.write_root_pose_to_sim_index(root_pose=torch.zeros(1, 7))
+
+
+def test_external_force_float64_raises(cube_scene):
+    """A float64 force for the wrench composer raises TypeError naming 'forces'."""
+    _, _, cube = cube_scene
+    with pytest.raises(TypeError, match="'forces' has dtype torch.float64"):
+        cube.permanent_wrench_composer.set_forces_and_torques_index(forces=torch.zeros(2, 1, 3, dtype=torch.float64))

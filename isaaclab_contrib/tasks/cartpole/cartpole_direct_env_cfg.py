@@ -13,6 +13,8 @@ from isaaclab.utils import configclass, replace
 
 from isaaclab_newton.sim import GroundPlaneCfg
 
+from ..cfg_checks import check_env_cfg
+from ..nonfinite import with_nonfinite_guard
 from ..solver_choice import apply_solver
 from .physics_cfg import cartpole_physics
 from .robot_cfg import CARTPOLE_CFG
@@ -66,6 +68,7 @@ def make_cartpole_direct_env(cfg: CartpoleEnvCfg, render_mode: str | None = None
     """Build Isaac Lab's ``CartpoleEnv`` (from ``isaaclab_tasks``) with ``cfg``; the solver follows ``cfg.solver``."""
     from .._reuse import load_isaaclab_tasks_module
 
+    check_env_cfg(cfg)
     apply_solver(cfg, cartpole_physics)
     module = load_isaaclab_tasks_module("core/cartpole/cartpole_direct_env.py", "_isaaclab_tasks_cartpole_direct_env")
-    return module.CartpoleEnv(cfg, render_mode, **kwargs)
+    return with_nonfinite_guard(module.CartpoleEnv)(cfg, render_mode, **kwargs)
