@@ -1,7 +1,8 @@
 """Soak a task: random actions, forced NaN worlds, random per-env resets; check recovery and memory growth.
 
 Runs ``--steps`` env steps of ``--num_envs`` envs with uniform random actions in [-1, 1]. Every ``--nan_every``
-steps it writes NaN into the joint velocities of ``--nan_envs`` random envs; the manager flags those worlds on
+steps it writes NaN into the joint velocities of ``--nan_envs`` random envs (what reduced-coordinate solvers such as
+MuJoCo Warp and Featherstone integrate; maximal-coordinate XPBD re-derives them); the manager flags those worlds on
 the device, the task terminates and resets them in the next step. After that step the script checks that every
 injected env was reported in ``extras["nan_envs"]``, terminated, and is finite again (state and observation).
 Every ``--reset_every`` steps ``--reset_envs`` random envs are reset through the env's own ``_reset_idx``. The

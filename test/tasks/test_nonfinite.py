@@ -12,8 +12,8 @@ NUM_ENVS = 4
 POISONED = 1
 
 
-def _make(task: str, **physics):
-    """Build ``task`` on CPU with 4 envs and deterministic (zero-width) reset ranges."""
+def _make(task: str, solver: str = "mjwarp", **physics):
+    """Build ``task`` on CPU with 4 envs, ``solver`` and deterministic (zero-width) reset ranges."""
     import gymnasium as gym
     from isaaclab.sim import SimulationContext
 
@@ -22,6 +22,7 @@ def _make(task: str, **physics):
 
     SimulationContext.clear_instance()
     cfg = load_env_cfg(task)
+    cfg.solver = solver
     cfg.scene.num_envs = NUM_ENVS
     cfg.sim.device = "cpu"
     for name, value in physics.items():
@@ -40,20 +41,26 @@ def _close(env) -> None:
 
 
 def _poison(world: int) -> None:
-    """Write NaN into every joint velocity of ``world``."""
+    """Write NaN into every joint velocity and body twist of ``world`` (XPBD integrates the body twists)."""
     from isaaclab_newton.physics import NewtonManager
 
     model, state = NewtonManager.get_model(), NewtonManager.get_state_0()
-    start = model.joint_dof_world_start.numpy()
-    qd = state.joint_qd.numpy()
-    qd[start[world] : start[world + 1]] = np.nan
-    state.joint_qd.assign(qd)
+    for array, starts in ((state.joint_qd, model.joint_dof_world_start), (state.body_qd, model.body_world_start)):
+        start = starts.numpy()
+        values = array.numpy()
+        values[start[world] : start[world + 1]] = np.nan
+        array.assign(values)
 
 
 def _world_state(world: int) -> list[np.ndarray]:
-    """Joint coordinates/velocities and body poses/twists of ``world``, copied to the host."""
+    """Joint coordinates/velocities and body poses/twists of ``world``, copied to the host.
+
+    Asset writes queue masked FK that runs before the next step or body read; reading ``State`` directly, apply it
+    first (what the next step does anyway, so the rollout is unchanged).
+    """
     from isaaclab_newton.physics import NewtonManager
 
+    NewtonManager.update_kinematics()
     model, state = NewtonManager.get_model(), NewtonManager.get_state_0()
     out = []
     for array, starts in (
@@ -76,25 +83,25 @@ def _rollout(env, actions) -> list[torch.Tensor]:
     return [env.step(a)[0]["policy"].clone() for a in actions]
 
 
-@pytest.fixture(scope="module")
-def reference():
-    """Cartpole direct without NaN: obs after reset, world-1 state after reset, and a 20-step rollout."""
-    env = _make("Isaac-Cartpole-Direct-v0")
+@pytest.fixture(scope="module", params=["mjwarp", "xpbd", "featherstone"])
+def reference(request):
+    """Cartpole direct without NaN on each solver: obs and world-1 state after reset, and a 20-step rollout."""
+    env = _make("Isaac-Cartpole-Direct-v0", request.param)
     try:
         obs, _ = env.reset(seed=0)
         fresh_state = _world_state(POISONED)
         rollout = _rollout(env, _actions(20))
     finally:
         _close(env)
-    return obs["policy"].clone(), fresh_state, rollout
+    return request.param, obs["policy"].clone(), fresh_state, rollout
 
 
 def test_nan_world_terminated_reset_and_identical_to_fresh(reference):
     """World 1 poisoned at step 10 is flagged, terminated, reset to the fresh state bit for bit and replays the
-    fresh trajectory exactly; worlds 0, 2, 3 follow the reference rollout bit for bit."""
-    fresh_obs, fresh_state, ref_rollout = reference
+    fresh trajectory exactly; worlds 0, 2, 3 follow the reference rollout bit for bit (each cartpole solver)."""
+    solver, fresh_obs, fresh_state, ref_rollout = reference
     actions = _actions(20)
-    env = _make("Isaac-Cartpole-Direct-v0")
+    env = _make("Isaac-Cartpole-Direct-v0", solver)
     try:
         env.reset(seed=0)
         for t in range(10):
