@@ -14,6 +14,7 @@ from isaaclab.utils.wrench_composer import WrenchComposer
 
 from ..physics import NewtonManager
 from .articulation.binding import ArticulationBinding, torch_view
+from .write_checks import check_selection_size, checked_tensor
 
 Ids = Sequence[int] | torch.Tensor | wp.array | slice | None
 
@@ -39,8 +40,8 @@ class NewtonAssetBase:
         self._articulations_wp = wp.from_torch(self._articulations_t, dtype=wp.int32)
         self._worlds_t = bind.world_ids.to(device=model_device, dtype=torch.int32).contiguous()
         self._worlds_wp = wp.from_torch(self._worlds_t, dtype=wp.int32)
-        self._permanent_wrench_composer = WrenchComposer(self)
-        self._instantaneous_wrench_composer = WrenchComposer(self)
+        self._permanent_wrench_composer = CheckedWrenchComposer(self)
+        self._instantaneous_wrench_composer = CheckedWrenchComposer(self)
         self._wrench_rows_written = False
         self._wrench_total = torch.zeros((*bind.body_indices.shape, 6), device=self.device)
 
@@ -97,14 +98,44 @@ class NewtonAssetBase:
         ids = self._index_tensor(env_ids, self._all_envs)
         return wp.from_torch(ids.to(torch.int32).contiguous(), dtype=wp.int32)
 
-    def _as_torch(self, value: torch.Tensor | wp.array | ProxyArray | float) -> torch.Tensor | float:
-        if isinstance(value, ProxyArray):
-            value = value.warp
-        if isinstance(value, wp.array):
-            return wp.to_torch(value).to(self.device)
-        if isinstance(value, torch.Tensor):
-            return value.to(device=self.device, dtype=torch.float32)
-        return float(value)
+    def _checked(self, value, shape: tuple[int, ...], name: str, where: str, *, allow_scalar: bool = True):
+        """Check a written value's shape and dtype (see :func:`~.write_checks.checked_tensor`)."""
+        return checked_tensor(
+            value,
+            shape,
+            name=name,
+            where=f"{type(self).__name__}.{where}",
+            device=self.device,
+            allow_scalar=allow_scalar,
+        )
+
+    def assert_shape_and_dtype(self, tensor, shape, dtype, name: str = "", *, axis_sizes=None) -> None:
+        """Check a value written through core's command paths (targets, efforts); raises instead of asserting.
+
+        Overrides core's ``assert``-based check so ``python -O`` keeps it; only an explicit
+        ``cfg.disable_shape_checks=True`` turns it off.
+
+        Raises:
+            ValueError: If the shape differs or a selection is larger than the asset.
+            TypeError: If the dtype is not ``dtype`` (float32 for torch tensors).
+        """
+        if self.cfg.disable_shape_checks is True:
+            return
+        where = f"{type(self).__name__} command write"
+        for size, (axis, limit_name) in zip(axis_sizes or shape, self._SHAPE_AXIS_LIMITS, strict=False):
+            check_selection_size(size, getattr(self, limit_name), axis=axis, where=where, name=name)
+        if isinstance(tensor, wp.array) and tensor.dtype != dtype:
+            raise TypeError(
+                f"{where}: '{name}' is a Warp array of dtype {wp.types.type_repr(tensor.dtype)}; pass"
+                f" {wp.types.type_repr(dtype)}."
+            )
+        trailing = self._DTYPE_TO_TORCH_TRAILING_DIMS.get(dtype, ())
+        checked_tensor(tensor, (*shape, *trailing), name=name, where=where, device=self.device)
+
+    def assert_shape_and_dtype_mask(self, tensor, masks, dtype, name: str = "", trailing_dims=()) -> None:
+        """Mask variant of :meth:`assert_shape_and_dtype`: the value is full-sized over every mask."""
+        shape = (*tuple(m.shape[0] for m in masks), *trailing_dims)
+        self.assert_shape_and_dtype(tensor, shape, dtype, name)
 
     @staticmethod
     def _scatter(target: torch.Tensor, index: torch.Tensor, value, mask: torch.Tensor | None) -> None:
@@ -210,12 +241,14 @@ class NewtonAssetMixin(NewtonAssetBase):
         a free root sets the free joint's coordinates.
         """
         rows, mask = self._rows(env_ids, None)
-        self._write_root_link_pose(self._as_torch(root_pose), rows, mask)
+        pose = self._root_value(root_pose, rows, 7, "root_pose", "write_root_pose_to_sim_index")
+        self._write_root_link_pose(pose, rows, mask)
 
     def write_root_pose_to_sim_mask(self, *, root_pose, env_mask=None, skip_forward: bool = False) -> None:
         """Mask variant of :meth:`write_root_pose_to_sim_index` (full-sized ``root_pose``)."""
         rows, mask = self._rows(None, env_mask)
-        self._write_root_link_pose(self._as_torch(root_pose), rows, mask)
+        pose = self._root_value(root_pose, rows, 7, "root_pose", "write_root_pose_to_sim_mask")
+        self._write_root_link_pose(pose, rows, mask)
 
     write_root_link_pose_to_sim_index = write_root_pose_to_sim_index
     write_root_link_pose_to_sim_mask = write_root_pose_to_sim_mask
@@ -223,22 +256,26 @@ class NewtonAssetMixin(NewtonAssetBase):
     def write_root_com_pose_to_sim_index(self, *, root_pose, env_ids: Ids = None, skip_forward: bool = False) -> None:
         """Write root center-of-mass poses (world frame): the body frame is placed so its CoM lands there."""
         rows, mask = self._rows(env_ids, None)
-        self._write_root_link_pose(self._com_to_link_pose(self._as_torch(root_pose), rows), rows, mask)
+        pose = self._root_value(root_pose, rows, 7, "root_pose", "write_root_com_pose_to_sim_index")
+        self._write_root_link_pose(self._com_to_link_pose(pose, rows), rows, mask)
 
     def write_root_com_pose_to_sim_mask(self, *, root_pose, env_mask=None, skip_forward: bool = False) -> None:
         """Mask variant of :meth:`write_root_com_pose_to_sim_index`."""
         rows, mask = self._rows(None, env_mask)
-        self._write_root_link_pose(self._com_to_link_pose(self._as_torch(root_pose), rows), rows, mask)
+        pose = self._root_value(root_pose, rows, 7, "root_pose", "write_root_com_pose_to_sim_mask")
+        self._write_root_link_pose(self._com_to_link_pose(pose, rows), rows, mask)
 
     def write_root_velocity_to_sim_index(self, *, root_velocity, env_ids: Ids = None, skip_forward=False) -> None:
         """Write root center-of-mass twists (world frame). A fixed base cannot move: only the shape is checked."""
         rows, mask = self._rows(env_ids, None)
-        self._write_root_com_velocity(self._as_torch(root_velocity), rows, mask)
+        vel = self._root_value(root_velocity, rows, 6, "root_velocity", "write_root_velocity_to_sim_index")
+        self._write_root_com_velocity(vel, rows, mask)
 
     def write_root_velocity_to_sim_mask(self, *, root_velocity, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_root_velocity_to_sim_index`."""
         rows, mask = self._rows(None, env_mask)
-        self._write_root_com_velocity(self._as_torch(root_velocity), rows, mask)
+        vel = self._root_value(root_velocity, rows, 6, "root_velocity", "write_root_velocity_to_sim_mask")
+        self._write_root_com_velocity(vel, rows, mask)
 
     write_root_com_velocity_to_sim_index = write_root_velocity_to_sim_index
     write_root_com_velocity_to_sim_mask = write_root_velocity_to_sim_mask
@@ -246,32 +283,38 @@ class NewtonAssetMixin(NewtonAssetBase):
     def write_root_link_velocity_to_sim_index(self, *, root_velocity, env_ids: Ids = None, skip_forward=False) -> None:
         """Write twists of the root body frame's origin (world frame), converted to center-of-mass twists."""
         rows, mask = self._rows(env_ids, None)
-        vel = self._link_to_com_velocity(self._as_torch(root_velocity), rows)
-        self._write_root_com_velocity(vel, rows, mask)
+        vel = self._root_value(root_velocity, rows, 6, "root_velocity", "write_root_link_velocity_to_sim_index")
+        self._write_root_com_velocity(self._link_to_com_velocity(vel, rows), rows, mask)
 
     def write_root_link_velocity_to_sim_mask(self, *, root_velocity, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_root_link_velocity_to_sim_index`."""
         rows, mask = self._rows(None, env_mask)
-        vel = self._link_to_com_velocity(self._as_torch(root_velocity), rows)
-        self._write_root_com_velocity(vel, rows, mask)
+        vel = self._root_value(root_velocity, rows, 6, "root_velocity", "write_root_link_velocity_to_sim_mask")
+        self._write_root_com_velocity(self._link_to_com_velocity(vel, rows), rows, mask)
 
     def write_root_state_to_sim(self, root_state, env_ids: Ids = None) -> None:
         """Write (N, 13) states: root body pose (7) and center-of-mass twist (6)."""
-        state = self._as_torch(root_state)
+        state = self._root_value(root_state, self._rows(env_ids, None)[0], 13, "root_state", "write_root_state_to_sim")
         self.write_root_pose_to_sim_index(root_pose=state[:, :7], env_ids=env_ids)
         self.write_root_velocity_to_sim_index(root_velocity=state[:, 7:], env_ids=env_ids)
 
     def write_root_link_state_to_sim(self, root_state, env_ids: Ids = None) -> None:
         """Write (N, 13) states: root body pose (7) and body-origin twist (6)."""
-        state = self._as_torch(root_state)
+        rows = self._rows(env_ids, None)[0]
+        state = self._root_value(root_state, rows, 13, "root_state", "write_root_link_state_to_sim")
         self.write_root_pose_to_sim_index(root_pose=state[:, :7], env_ids=env_ids)
         self.write_root_link_velocity_to_sim_index(root_velocity=state[:, 7:], env_ids=env_ids)
 
     def write_root_com_state_to_sim(self, root_state, env_ids: Ids = None) -> None:
         """Write (N, 13) states: center-of-mass pose (7) and center-of-mass twist (6)."""
-        state = self._as_torch(root_state)
+        rows = self._rows(env_ids, None)[0]
+        state = self._root_value(root_state, rows, 13, "root_state", "write_root_com_state_to_sim")
         self.write_root_com_pose_to_sim_index(root_pose=state[:, :7], env_ids=env_ids)
         self.write_root_velocity_to_sim_index(root_velocity=state[:, 7:], env_ids=env_ids)
+
+    def _root_value(self, value, rows: torch.Tensor, width: int, name: str, where: str) -> torch.Tensor:
+        """A root write's value checked to shape (len(rows), width): every selected row, or all rows for masks."""
+        return self._checked(value, (rows.shape[0], width), name, where, allow_scalar=False)
 
     def _root_com_offset(self, rows: torch.Tensor) -> torch.Tensor:
         """Center of mass of the root body in its body frame [m], shape (len(rows), 3)."""
@@ -287,8 +330,6 @@ class NewtonAssetMixin(NewtonAssetBase):
         return torch.cat((vel[:, :3] + torch.cross(vel[:, 3:], arm, dim=-1), vel[:, 3:]), -1)
 
     def _write_root_link_pose(self, pose: torch.Tensor, rows: torch.Tensor, mask: torch.Tensor | None) -> None:
-        if pose.shape != (rows.shape[0], 7):
-            raise ValueError(f"root_pose must have shape ({rows.shape[0]}, 7), got {tuple(pose.shape)}.")
         bind = self._binding
         model = NewtonManager.get_model()
         joints = bind.root_joint[rows]
@@ -306,8 +347,6 @@ class NewtonAssetMixin(NewtonAssetBase):
         self._queue_fk(rows, mask)
 
     def _write_root_com_velocity(self, vel: torch.Tensor, rows: torch.Tensor, mask: torch.Tensor | None) -> None:
-        if vel.shape != (rows.shape[0], 6):
-            raise ValueError(f"root_velocity must have shape ({rows.shape[0]}, 6), got {tuple(vel.shape)}.")
         bind = self._binding
         if bind.is_fixed_base:
             return
@@ -318,6 +357,64 @@ class NewtonAssetMixin(NewtonAssetBase):
         cols = bind.root_dof[rows][:, None] + torch.arange(6, device=self.device)[None, :]
         self._scatter(torch_view(NewtonManager.get_state_0().joint_qd), cols, local, mask)
         self._queue_fk(rows, mask)
+
+
+class CheckedWrenchComposer(WrenchComposer):
+    """Core's wrench composer whose four writers check forces, torques and positions before launching.
+
+    Index writes need ``(len(env_ids), len(body_ids), 3)`` float32 values, mask writes ``(num_envs, num_bodies, 3)``;
+    anything else raises (see :func:`~.write_checks.checked_tensor`) instead of reading past the value.
+    """
+
+    def _check(self, values: dict, rows: int, cols: int, where: str) -> None:
+        for name, value in values.items():
+            if value is not None:
+                checked_tensor(
+                    value,
+                    (rows, cols, 3),
+                    name=name,
+                    where=f"{type(self._asset).__name__} wrench composer {where}",
+                    device=self.device,
+                    allow_scalar=False,
+                )
+
+    def _index_sizes(self, body_ids, env_ids) -> tuple[int, int]:
+        envs, bodies = self._resolve_env_ids(env_ids), self._resolve_body_ids(body_ids)
+        return len(envs), len(bodies)
+
+    def add_forces_and_torques_index(
+        self, forces=None, torques=None, positions=None, body_ids=None, env_ids=None, is_global: bool = False
+    ):
+        """Check shapes and dtypes, then add (see :meth:`WrenchComposer.add_forces_and_torques_index`)."""
+        rows, cols = self._index_sizes(body_ids, env_ids)
+        values = {"forces": forces, "torques": torques, "positions": positions}
+        self._check(values, rows, cols, "add_forces_and_torques_index")
+        super().add_forces_and_torques_index(forces, torques, positions, body_ids, env_ids, is_global)
+
+    def set_forces_and_torques_index(
+        self, forces=None, torques=None, positions=None, body_ids=None, env_ids=None, is_global: bool = False
+    ):
+        """Check shapes and dtypes, then set (see :meth:`WrenchComposer.set_forces_and_torques_index`)."""
+        rows, cols = self._index_sizes(body_ids, env_ids)
+        values = {"forces": forces, "torques": torques, "positions": positions}
+        self._check(values, rows, cols, "set_forces_and_torques_index")
+        super().set_forces_and_torques_index(forces, torques, positions, body_ids, env_ids, is_global)
+
+    def add_forces_and_torques_mask(
+        self, forces=None, torques=None, positions=None, body_mask=None, env_mask=None, is_global: bool = False
+    ):
+        """Check full-sized shapes and dtypes, then add (see :meth:`WrenchComposer.add_forces_and_torques_mask`)."""
+        values = {"forces": forces, "torques": torques, "positions": positions}
+        self._check(values, self.num_envs, self.num_bodies, "add_forces_and_torques_mask")
+        super().add_forces_and_torques_mask(forces, torques, positions, body_mask, env_mask, is_global)
+
+    def set_forces_and_torques_mask(
+        self, forces=None, torques=None, positions=None, body_mask=None, env_mask=None, is_global: bool = False
+    ):
+        """Check full-sized shapes and dtypes, then set (see :meth:`WrenchComposer.set_forces_and_torques_mask`)."""
+        values = {"forces": forces, "torques": torques, "positions": positions}
+        self._check(values, self.num_envs, self.num_bodies, "set_forces_and_torques_mask")
+        super().set_forces_and_torques_mask(forces, torques, positions, body_mask, env_mask, is_global)
 
 
 def transform_mul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:

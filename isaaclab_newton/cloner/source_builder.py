@@ -11,6 +11,7 @@ import warp as wp
 from ..physics.scene_index import builder_counts
 from ..sim.spawners.deformable_spawners import add_deformable
 from ..sim.spawners.deformable_spawners_cfg import DeformableSpawnerCfg
+from ..sim.spawners.file_checks import check_xml_file, describe_import_error
 from ..sim.spawners.file_spawners_cfg import GroundPlaneCfg, NewtonFileCfg
 
 
@@ -49,6 +50,10 @@ def import_file_asset(
 
     Raises:
         ValueError: If visual shapes are to be skipped for a URDF file (Newton's URDF importer always adds them).
+
+    Raises:
+        ValueError: If an MJCF/URDF file is malformed or holds a value the importer rejects; the message names
+            the file and, where it can be found, the element, attribute and line.
     """
     kwargs = dict(
         xform=xform,
@@ -67,10 +72,16 @@ def import_file_asset(
             " URDF importer always adds visual shapes. Set load_visual_shapes=True or convert the asset to MJCF/USD."
         )
     kwargs.update(spawn.importer_kwargs)
-    if spawn.file_format == "urdf":
-        builder.add_urdf(spawn.asset_path, **kwargs)
-    elif spawn.file_format == "mjcf":
-        builder.add_mjcf(spawn.asset_path, **kwargs)
+    if spawn.file_format in ("urdf", "mjcf"):
+        field = f"{type(spawn).__name__}.asset_path"
+        check_xml_file(spawn.asset_path, file_format=spawn.file_format, field=field)
+        importer = builder.add_urdf if spawn.file_format == "urdf" else builder.add_mjcf
+        try:
+            importer(spawn.asset_path, **kwargs)
+        except (ValueError, TypeError, KeyError, IndexError) as exc:
+            raise describe_import_error(
+                spawn.asset_path, file_format=spawn.file_format, field=field, error=exc
+            ) from exc
     elif spawn.file_format == "usd":
         builder.add_usd(spawn.asset_path, root_path=spawn.root_path, **kwargs)
     else:

@@ -15,11 +15,26 @@ from isaaclab.physics import PhysicsEvent, PhysicsManager
 
 from . import graph as _graph
 from .builder_defaults import apply_builder_defaults, apply_soft_contact
-from .newton_manager_cfg import NewtonCfg, NewtonCollisionPipelineCfg, NewtonSolverCfg
-from .observables import ObservableRequests, ObservableSchedule, allocate_schedule, normalize_kinds
+from .newton_manager_cfg import (
+    NewtonCfg,
+    NewtonCollisionPipelineCfg,
+    NewtonSolverCfg,
+    check_nonfinite_log_interval,
+    check_num_substeps,
+    check_physics_dt,
+)
+from .observables import (
+    ObservableRequests,
+    ObservableSchedule,
+    allocate_schedule,
+    check_known_kinds,
+    clear_world_rows,
+    normalize_kinds,
+)
 from .pending_kinematics import PendingKinematics
 from .pending_kinematics import mark as _mark
 from .scene_index import PrimEntities, SceneIndex
+from .world_health import WorldHealth
 
 if TYPE_CHECKING:
     from isaaclab.sim import SimulationContext
@@ -98,6 +113,7 @@ class NewtonManager(PhysicsManager):
     _reset_pending: ClassVar[bool] = False
     _pending_fk: ClassVar[PendingKinematics | None] = None
     _state_stamp: ClassVar[int] = 0
+    _world_health: ClassVar[WorldHealth | None] = None
 
     # -- observables --
     _observable_requests: ClassVar[ObservableRequests] = ObservableRequests()
@@ -124,7 +140,8 @@ class NewtonManager(PhysicsManager):
         NewtonManager._clear_scene()
         NewtonManager._gravity = tuple(float(g) for g in sim_context.cfg.gravity)
         NewtonManager._solver_cfg = cfg.solver_cfg
-        NewtonManager._num_substeps = int(cfg.num_substeps)
+        NewtonManager._num_substeps = check_num_substeps(cfg.num_substeps)
+        check_physics_dt(sim_context.cfg.dt)
         if cfg.observables:
             NewtonManager._observable_requests.add(cfg.observables)
         if cfg.observables_every_substep:
@@ -216,6 +233,8 @@ class NewtonManager(PhysicsManager):
         NewtonManager._reset_pending = False
         NewtonManager._pending_fk = PendingKinematics(model)
         NewtonManager._state_stamp += 1
+        interval = check_nonfinite_log_interval(cls._cfg.nonfinite_log_interval)
+        NewtonManager._world_health = WorldHealth(model, log_interval=interval)
         NewtonManager._sim_time = 0.0
         PhysicsManager._sim_time = 0.0
         NewtonManager._simulation_started = True
@@ -230,7 +249,10 @@ class NewtonManager(PhysicsManager):
             setattr(NewtonManager, name, None)
         cls._build_solver(NewtonManager._model, NewtonManager._solver_cfg)
         cls._validate_slots()
-        dt = cls.get_physics_dt()
+        # Re-read the stepping settings: they may have been changed on the cfg since construction.
+        dt = check_physics_dt(cls.get_physics_dt())
+        if isinstance(cls._cfg, NewtonCfg):
+            NewtonManager._num_substeps = check_num_substeps(cls._cfg.num_substeps)
         NewtonManager._solver_dt = dt / NewtonManager._num_substeps
         cls._initialize_contacts()
         try:
@@ -285,6 +307,7 @@ class NewtonManager(PhysicsManager):
         NewtonManager._state_stamp += 1
         dt = cls.get_physics_dt()
         PhysicsManager._sim_time += dt
+        NewtonManager._world_health.count_steps(1, manager_name=cls.__name__)
         cls._check_solver_status()
         if cls._cfg is not None and getattr(cls._cfg, "debug_mode", False):
             cls._log_solver_debug()
@@ -409,10 +432,13 @@ class NewtonManager(PhysicsManager):
 
         Raises:
             TypeError: If ``kinds`` is a bare string or holds non-string entries.
+            ValueError: If a kind is not declared by any solver's observable container (the message lists the
+                known kinds); known kinds the configured solver does not produce fail at ``sim.reset()``.
             RuntimeError: If kinds not yet covered are requested while a solver and its container exist.
         """
         requests = NewtonManager._observable_requests
         kinds = normalize_kinds(kinds)
+        check_known_kinds(kinds, what="request_observables()")
         if NewtonManager._solver is not None and not requests.covers(kinds, every_substep=every_substep):
             cadence = "every substep" if every_substep else "the final substep"
             solver_name = type(NewtonManager._solver).__name__
@@ -508,6 +534,22 @@ class NewtonManager(PhysicsManager):
     def load_visual_shapes(cls) -> bool:
         """Whether importers add visual-only shapes (:attr:`NewtonCfg.load_visual_shapes`; ``True`` without a cfg)."""
         return bool(cls._cfg.load_visual_shapes) if isinstance(cls._cfg, NewtonCfg) else True
+
+    @classmethod
+    def get_nonfinite_worlds(cls) -> wp.array:
+        """Return the per-world non-finite flags of the last physics step (device ``bool``, shape ``(world_count,)``).
+
+        Entry ``w`` is ``True`` when world ``w``'s body poses/twists or joint coordinates/velocities were not finite
+        after the last physics step, ``False`` otherwise (and right after the world is reset). Environment ``i`` is
+        world ``i``. Computed on the device by one
+        kernel after the substeps (inside the captured graph), so reading it as a tensor does not synchronize.
+
+        Raises:
+            RuntimeError: Before the model is finalized.
+        """
+        if NewtonManager._world_health is None:
+            raise RuntimeError("get_nonfinite_worlds() needs a finalized model: call sim.reset() first.")
+        return NewtonManager._world_health.flags
 
     @classmethod
     def get_num_substeps(cls) -> int:
@@ -634,6 +676,7 @@ class NewtonManager(PhysicsManager):
             # forward() (which runs FK from them) see the stepped state instead of the initial one.
             state = NewtonManager._state_0
             newton.eval_ik(model, state, state.joint_q, state.joint_qd)
+        NewtonManager._world_health.flag(NewtonManager._state_0)
 
     @classmethod
     def _reset_solver_internals(cls) -> None:
@@ -645,6 +688,10 @@ class NewtonManager(PhysicsManager):
         NewtonManager._solver.reset(NewtonManager._state_0, world_mask=mask)
         if NewtonManager._pending_fk is not None:
             NewtonManager._pending_fk.mark_worlds(mask)
+        NewtonManager._world_health.clear(mask)
+        schedule = NewtonManager._observable_schedule
+        if schedule is not None:
+            clear_world_rows(schedule.container, NewtonManager._model, mask)
         mask.zero_()
         NewtonManager._state_stamp += 1
 
@@ -798,6 +845,7 @@ class NewtonManager(PhysicsManager):
         NewtonManager._reset_pending = False
         NewtonManager._pending_fk = None
         NewtonManager._state_stamp += 1
+        NewtonManager._world_health = None
         NewtonManager._observable_requests = ObservableRequests()
         NewtonManager._observable_schedule = None
         NewtonManager._simulation_started = False

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 from typing import TYPE_CHECKING, Any, Literal
 
 from isaaclab.physics import PhysicsCfg
@@ -120,6 +122,14 @@ class NewtonCfg(PhysicsCfg):
     observables_every_substep: tuple[str, ...] = ()
     """Solver observable kinds the task wants written on every substep."""
 
+    nonfinite_log_interval: int = 100
+    """Physics steps between the host reads of the non-finite world flags.
+
+    Every step flags, on the device, the worlds whose body or joint state is not finite; the flags accumulate
+    there, and only every ``nonfinite_log_interval`` steps the manager reads them back (one host sync) and logs
+    a warning with the count and the first world ids. See :meth:`NewtonManager.get_nonfinite_worlds`.
+    """
+
     debug_mode: bool = False
     """Log solver diagnostics after every step (slow: synchronizes with the device)."""
 
@@ -142,6 +152,48 @@ class NewtonCfg(PhysicsCfg):
             raise TypeError("NewtonCfg.observables must be a collection of kind strings, e.g. ('body_qdd',).")
         if self.collision_decimation < 1:
             raise ValueError(f"NewtonCfg.collision_decimation must be >= 1, got {self.collision_decimation}.")
-        if self.num_substeps < 1:
-            raise ValueError(f"NewtonCfg.num_substeps must be >= 1, got {self.num_substeps}.")
+        check_num_substeps(self.num_substeps)
+        check_nonfinite_log_interval(self.nonfinite_log_interval)
         self.class_type = self.solver_cfg.class_type
+
+
+def check_num_substeps(value: Any) -> int:
+    """Return ``value`` as an int when it is a valid :attr:`NewtonCfg.num_substeps`.
+
+    Raises:
+        ValueError: If it is not an integer >= 1.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise ValueError(
+            f"NewtonCfg.num_substeps must be an integer >= 1 (solver substeps per physics step), got {value!r};"
+            " set e.g. NewtonCfg(num_substeps=2)."
+        )
+    return int(value)
+
+
+def check_physics_dt(value: Any) -> float:
+    """Return ``value`` as a float when it is a valid physics time step [s].
+
+    Raises:
+        ValueError: If it is not a finite number > 0.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
+        raise ValueError(
+            f"SimulationCfg.dt must be a finite physics time step > 0 s, got {value!r}; set e.g."
+            " SimulationCfg(dt=1 / 120)."
+        )
+    return float(value)
+
+
+def check_nonfinite_log_interval(value: Any) -> int:
+    """Return ``value`` as an int when it is a valid :attr:`NewtonCfg.nonfinite_log_interval`.
+
+    Raises:
+        ValueError: If it is not an integer >= 1.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise ValueError(
+            f"NewtonCfg.nonfinite_log_interval must be an integer >= 1 (physics steps between host reads of the"
+            f" non-finite world flags), got {value!r}."
+        )
+    return int(value)

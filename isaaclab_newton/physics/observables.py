@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import newton
+import warp as wp
 
 if TYPE_CHECKING:
     from newton.solvers import SolverBase
@@ -57,6 +58,41 @@ def normalize_kinds(kinds: Iterable[str], *, what: str = "kinds") -> frozenset[s
     return result
 
 
+def known_observable_kinds() -> frozenset[str]:
+    """Return every observable kind declared by Newton's observable containers (all solvers, imported ones).
+
+    The kinds are those of :class:`newton.solvers.SolverBase.Observables` and of every subclass defined so far
+    (each solver's container, including user solvers once their module is imported).
+    """
+    from newton.solvers import SolverBase
+
+    kinds: set[str] = set()
+    pending = [SolverBase.Observables]
+    while pending:
+        container = pending.pop()
+        kinds.update(container._observable_fields())
+        pending.extend(container.__subclasses__())
+    return frozenset(kinds)
+
+
+def check_known_kinds(kinds: frozenset[str], *, what: str = "kinds") -> None:
+    """Reject kinds no observable container declares (typos), listing the known ones.
+
+    A known kind that the configured solver does not produce is reported later, when the solver allocates its
+    container (``sim.reset()``), as unsupported by that solver.
+
+    Raises:
+        ValueError: If a kind is unknown.
+    """
+    known = known_observable_kinds()
+    unknown = sorted(kinds - known)
+    if unknown:
+        raise ValueError(
+            f"Unknown solver observable kind(s) {unknown} in {what}; known kinds: {sorted(known)}. Fix the spelling,"
+            " or import the module defining a custom solver's Observables before requesting its kinds."
+        )
+
+
 def is_contact_indexed(solver: SolverBase, kind: str) -> bool:
     """Return whether ``kind`` is indexed by contact rows in ``solver``'s observable container.
 
@@ -89,8 +125,10 @@ class ObservableRequests:
 
         Raises:
             TypeError: If ``kinds`` is a bare string or holds non-string entries.
+            ValueError: If a kind is not declared by any observable container (see :func:`check_known_kinds`).
         """
         kinds = normalize_kinds(kinds)
+        check_known_kinds(kinds)
         (self.every_substep if every_substep else self.final).update(kinds)
 
     def covers(self, kinds: Iterable[str], *, every_substep: bool = False) -> bool:
@@ -217,7 +255,8 @@ def allocate_schedule(
     unsupported = sorted(kinds - supported)
     if unsupported:
         raise ValueError(
-            f"{solver_name} ({type(solver).__name__}) does not support solver observable(s) {unsupported};"
+            f"{solver_name} ({type(solver).__name__}) does not support solver observable(s) {unsupported} (known"
+            " kinds that this solver does not produce);"
             f" solver.supported_observables = {sorted(supported)}. Pick a solver that produces them or drop the"
             " request (sensor, NewtonCfg.observables or NewtonManager.request_observables)."
         )
@@ -240,3 +279,43 @@ def allocate_schedule(
         rigid_contact_max=None if bound is None else bound.rigid_contact_max,
         soft_contact_max=None if bound is None else bound.soft_contact_max,
     )
+
+
+def clear_world_rows(container: SolverBase.Observables, model: newton.Model, world_mask: wp.array) -> None:
+    """Zero the body-indexed observable rows (``body_qdd``, ``body_parent_f``, ...) of the masked worlds.
+
+    Runs when worlds are reset, so sensors reading the container before the next step see no pre-reset
+    (possibly non-finite) values. Spatial-vector body kinds are cleared; contact-indexed kinds are rebuilt by
+    the next collision pass and are left alone.
+
+    Args:
+        container: The allocated observable container.
+        model: The finalized model (its ``body_world`` maps rows to worlds).
+        world_mask: Boolean mask of shape ``(world_count + 1,)``; the last entry selects the shared world ``-1``.
+    """
+    if not model.body_count:
+        return
+    for kind, (name, spec) in type(container)._observable_fields().items():
+        array = getattr(container, name)
+        if (
+            array is None
+            or kind not in container.kinds
+            or spec.frequency != newton.Model.AttributeFrequency.BODY
+            or array.dtype != wp.spatial_vector
+        ):
+            continue
+        wp.launch(
+            _zero_world_rows, dim=model.body_count, inputs=[model.body_world, world_mask, array], device=array.device
+        )
+
+
+@wp.kernel
+def _zero_world_rows(
+    body_world: wp.array(dtype=wp.int32), world_mask: wp.array(dtype=wp.bool), rows: wp.array(dtype=wp.spatial_vector)
+):
+    b = wp.tid()
+    w = body_world[b]
+    if w < 0:
+        w = world_mask.shape[0] - 1
+    if world_mask[w]:
+        rows[b] = wp.spatial_vector()

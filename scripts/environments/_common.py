@@ -8,16 +8,29 @@ import gymnasium as gym
 import torch
 
 
+def positive_int(text: str) -> int:
+    """``argparse`` type: an integer >= 1 (argparse names the flag in its error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {value}")
+    return value
+
+
 def make_parser(description: str) -> argparse.ArgumentParser:
     """Isaac Lab's script arguments: ``--task``, ``--num_envs``, ``--device``, ``--headless``, ``--seed``."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--task", type=str, required=True, help="Task name, e.g. Isaac-Cartpole-Direct-v0.")
-    parser.add_argument("--num_envs", type=int, default=None, help="Number of environments (default: the task's).")
+    parser.add_argument(
+        "--num_envs", type=positive_int, default=None, help="Number of environments (default: the task's)."
+    )
     default_device = "cuda:0" if torch.cuda.is_available() else "cpu"
     parser.add_argument("--device", type=str, default=default_device, help="Simulation device, e.g. cpu or cuda:0.")
     parser.add_argument("--headless", action="store_true", help="Run without a viewer (always true here).")
     parser.add_argument("--seed", type=int, default=None, help="Environment seed.")
-    parser.add_argument("--steps", type=int, default=500, help="Environment steps to run.")
+    parser.add_argument("--steps", type=positive_int, default=500, help="Environment steps to run.")
     parser.add_argument(
         "--physics",
         type=str,

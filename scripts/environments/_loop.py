@@ -19,7 +19,12 @@ def run(env, action_fn: Callable[[torch.Tensor], torch.Tensor], steps: int) -> f
 
     Returns:
         Environment steps per second (num_envs x steps / wall time).
+
+    Raises:
+        ValueError: If ``steps`` is not an integer >= 1.
     """
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+        raise ValueError(f"steps must be an integer >= 1 (environment steps to run), got {steps!r}.")
     unwrapped = env.unwrapped
     env.reset()
     shape = (unwrapped.num_envs, *unwrapped.single_action_space.shape)

@@ -176,3 +176,19 @@ def test_prim_without_rigid_body_raises_rigid_object_error():
         assert not scene["block"].is_initialized
     finally:
         SimulationContext.clear_instance()
+
+
+def test_root_pose_wrong_shape_raises(cube_scene):
+    """A (1, 7) root pose for both cubes raises ValueError naming 'root_pose' and the required (2, 7)."""
+    _, _, cube = cube_scene
+    with pytest.raises(
+        ValueError, match=r"RigidObject.write_root_pose_to_sim_index: 'root_pose' must have shape \(2, 7\)"
+    ):
+        cube.write_root_pose_to_sim_index(root_pose=torch.zeros(1, 7))
+
+
+def test_external_force_float64_raises(cube_scene):
+    """A float64 force for the wrench composer raises TypeError naming 'forces'."""
+    _, _, cube = cube_scene
+    with pytest.raises(TypeError, match="'forces' has dtype torch.float64"):
+        cube.permanent_wrench_composer.set_forces_and_torques_index(forces=torch.zeros(2, 1, 3, dtype=torch.float64))

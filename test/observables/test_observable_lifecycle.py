@@ -147,3 +147,25 @@ def test_failed_allocation_leaves_no_solver_to_step(make_sim):
     assert NewtonManager.get_solver() is None
     with pytest.raises(RuntimeError, match="before the solver exists"):
         NewtonManager.step()
+
+
+def test_unknown_kind_rejected_at_request_listing_known(make_sim):
+    """request_observables({"foo"}) raises ValueError at request time, listing the known kinds."""
+    make_sim(XPBDSolverCfg(), device=DEVICE)
+    with pytest.raises(ValueError, match=r"Unknown solver observable kind\(s\) \['foo'\].*'body_qdd'"):
+        NewtonManager.request_observables({"foo"})
+
+
+def test_unknown_kind_in_cfg_rejected_at_context_creation(make_sim):
+    """NewtonCfg(observables=("foo",)) is rejected as unknown when the simulation context starts."""
+    with pytest.raises(ValueError, match="Unknown solver observable kind"):
+        make_sim(XPBDSolverCfg(), device=DEVICE, observables=("foo",))
+
+
+def test_known_unsupported_kind_reported_as_unsupported(make_sim):
+    """A known kind the solver does not produce (XPBD, body_qdd) passes the request and fails at sim.reset()."""
+    sim = make_sim(XPBDSolverCfg(), device=DEVICE)
+    NewtonManager.request_observables({"body_qdd"})
+    _box_scene()
+    with pytest.raises(ValueError, match=r"does not support solver observable\(s\) \['body_qdd'\] \(known"):
+        sim.reset()

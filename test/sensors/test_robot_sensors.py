@@ -77,3 +77,47 @@ def test_contact_data_cleared_on_env_reset(standing_ants):
     forces = scene["feet"]._data._net[0].numpy()
     assert np.abs(forces[2]).max() == 0.0 and np.abs(forces[0]).max() > 0.0
     assert torch.isfinite(scene["robot"].data.joint_pos.torch).all()
+
+
+def _step(scene, steps: int) -> None:
+    from isaaclab.sim import SimulationContext
+
+    sim = SimulationContext.instance()
+    robot = scene["robot"]
+    for _ in range(steps):
+        robot.actuators.target_command.set_position_index(value=robot.data.default_joint_pos.torch)
+        scene.write_data_to_sim()
+        sim.step(render=False)
+        scene.update(sim.get_physics_dt())
+
+
+def test_imu_reading_cleared_by_scene_reset(standing_ants):
+    """After scene.reset(env_ids=[1]) the IMU of env 1 reads zero (not its pre-reset +g); env 0 keeps its reading."""
+    scene, *_ = standing_ants
+    _step(scene, 2)
+    before = scene["imu"].data.lin_acc_b.torch.clone()
+    assert before[1, 2] > 0.5 * G
+    scene.reset(env_ids=[1])
+    after = scene["imu"].data.lin_acc_b.torch
+    assert after[1].abs().max() == 0.0
+    assert torch.equal(after[0], before[0])
+
+
+def test_contact_forces_read_after_reset_are_cleared(standing_ants):
+    """Reading net_forces_w (public data) after scene.reset(env_ids=[3]) gives zeros for env 3, not stale contacts."""
+    scene, *_ = standing_ants
+    _step(scene, 2)
+    assert scene["feet"].data.net_forces_w.torch[3, :, 2].sum() > 0.0
+    scene.reset(env_ids=[3])
+    assert scene["feet"].data.net_forces_w.torch[3].abs().max() == 0.0
+    assert scene["feet"].data.net_forces_w_history.torch[3].abs().max() == 0.0
+
+
+def test_sensors_read_fresh_state_after_next_step(standing_ants):
+    """One physics step after a reset, the reset env's IMU and feet read its new state again (finite, +g, load)."""
+    scene, *_ = standing_ants
+    scene.reset(env_ids=[0])
+    _step(scene, 1)
+    imu = scene["imu"].data.lin_acc_b.torch[0]
+    assert torch.isfinite(imu).all() and imu.norm() > 0.0
+    assert torch.isfinite(scene["feet"].data.net_forces_w.torch[0]).all()

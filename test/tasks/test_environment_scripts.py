@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts" / "environments"
 
 
@@ -43,3 +45,35 @@ def test_zero_agent_reports_env_steps_per_second():
     assert re.search(r"320 steps x 4 envs, 4 env resets", out), out[-2000:]
     rate = float(re.search(r"env-steps per second: ([0-9.]+)", out).group(1))
     assert rate > 0.0
+
+
+def _run_failing(script: str, *args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, str(SCRIPTS / script), *args], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert result.returncode == 2, result.stdout[-2000:] + result.stderr[-2000:]
+    return result.stderr
+
+
+@pytest.mark.parametrize(("flag", "value"), [("--steps", "-5"), ("--steps", "0"), ("--num_envs", "0")])
+def test_random_agent_rejects_non_positive_counts(flag, value):
+    """random_agent exits with argparse's usage error naming the flag for --steps -5 / 0 and --num_envs 0."""
+    err = _run_failing("random_agent.py", "--task", "Isaac-Cartpole-Direct-v0", flag, value)
+    assert f"argument {flag}: must be an integer >= 1, got {value}" in err, err[-2000:]
+
+
+def test_zero_agent_rejects_negative_num_envs():
+    """zero_agent --num_envs -1 exits with argparse's usage error naming --num_envs."""
+    err = _run_failing("zero_agent.py", "--task", "Isaac-Cartpole-Direct-v0", "--num_envs", "-1")
+    assert "argument --num_envs: must be an integer >= 1, got -1" in err, err[-2000:]
+
+
+def test_run_loop_rejects_negative_steps():
+    """_loop.run(steps=-5) raises ValueError before stepping (no negative throughput)."""
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        from _loop import run
+    finally:
+        sys.path.remove(str(SCRIPTS))
+    with pytest.raises(ValueError, match="steps must be an integer >= 1"):
+        run(None, lambda zeros: zeros, -5)

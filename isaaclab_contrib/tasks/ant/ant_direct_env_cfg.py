@@ -17,20 +17,27 @@ from isaaclab.sensors import JointWrenchSensorCfg
 from isaaclab.sim import SimulationCfg
 from isaaclab.utils import configclass, replace
 
-from isaaclab_newton.physics import FeatherstoneSolverCfg, MJWarpSolverCfg, NewtonCfg, XPBDSolverCfg
+from isaaclab_newton.physics import FeatherstoneSolverCfg, MJWarpSolverCfg, NewtonCfg
 from isaaclab_newton.sim import GroundPlaneCfg
 
+from ..cfg_checks import check_env_cfg
+from ..nonfinite import with_nonfinite_guard
 from ..solver_choice import apply_solver, check_solver_name
 from .robot_cfg import ANT_CFG
 
 
 def ant_physics(solver: str = "mjwarp") -> NewtonCfg:
-    """Newton configuration of the ant tasks: ``"mjwarp"`` (default), ``"xpbd"`` or ``"featherstone"``."""
-    check_solver_name(solver)
-    if solver == "xpbd":
-        return NewtonCfg(solver_cfg=XPBDSolverCfg(iterations=8), num_substeps=4)
+    """Newton configuration of the ant tasks: ``"mjwarp"`` (default) or ``"featherstone"``.
+
+    Featherstone's penalty contacts need 8 substeps (1/960 s): with 4 the light feet bounce off the ground and
+    the ant is thrown upward. XPBD is not offered (see :data:`~isaaclab_contrib.tasks.solver_choice.SUPPORTED_SOLVERS`).
+
+    Raises:
+        ValueError: For a solver the ant tasks do not offer.
+    """
+    check_solver_name(solver, task="ant")
     if solver == "featherstone":
-        return NewtonCfg(solver_cfg=FeatherstoneSolverCfg(), num_substeps=4)
+        return NewtonCfg(solver_cfg=FeatherstoneSolverCfg(), num_substeps=8)
     return NewtonCfg(
         solver_cfg=MJWarpSolverCfg(njmax=45, nconmax=25, cone="pyramidal", integrator="implicitfast", impratio=1)
     )
@@ -59,7 +66,7 @@ class AntEnvCfg(DirectRLEnvCfg):
 
     sim: SimulationCfg = SimulationCfg(dt=1 / 120, render_interval=2, physics=ant_physics())
     solver: str = "mjwarp"
-    """Newton solver: ``"mjwarp"`` (MuJoCo Warp, default), ``"xpbd"`` or ``"featherstone"``."""
+    """Newton solver: ``"mjwarp"`` (MuJoCo Warp, default) or ``"featherstone"``."""
 
     scene: AntDirectSceneCfg = AntDirectSceneCfg(num_envs=4096, env_spacing=5.0, replicate_physics=True)
 
@@ -91,5 +98,6 @@ def make_ant_direct_env(cfg: AntEnvCfg, render_mode: str | None = None, **kwargs
     """Build Isaac Lab's locomotion environment (from ``isaaclab_tasks``) as the ant; solver from ``cfg.solver``."""
     from ..locomotion_direct_env import LocomotionMaskResetEnv
 
+    check_env_cfg(cfg)
     apply_solver(cfg, ant_physics)
-    return LocomotionMaskResetEnv(cfg, render_mode, **kwargs)
+    return with_nonfinite_guard(LocomotionMaskResetEnv)(cfg, render_mode, **kwargs)

@@ -13,6 +13,8 @@ from isaaclab.utils import configclass, replace
 
 from isaaclab_newton.sim import GroundPlaneCfg
 
+from ..cfg_checks import check_env_cfg
+from ..nonfinite import with_nonfinite_guard
 from ..solver_choice import apply_solver
 from .physics_cfg import cartpole_physics
 from .robot_cfg import CARTPOLE_CFG
@@ -66,5 +68,6 @@ def make_cartpole_direct_env(cfg: CartpoleEnvCfg, render_mode: str | None = None
     """Build Isaac Lab's ``CartpoleEnv`` (from ``isaaclab_tasks``) with ``cfg``; the solver follows ``cfg.solver``."""
     from .cartpole_direct_env import CartpoleMaskResetEnv
 
+    check_env_cfg(cfg)
     apply_solver(cfg, cartpole_physics)
-    return CartpoleMaskResetEnv(cfg, render_mode, **kwargs)
+    return with_nonfinite_guard(CartpoleMaskResetEnv)(cfg, render_mode, **kwargs)

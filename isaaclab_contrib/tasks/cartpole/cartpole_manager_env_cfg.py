@@ -22,6 +22,8 @@ from isaaclab.utils import configclass, replace
 
 from isaaclab_newton.sim import GroundPlaneCfg
 
+from ..cfg_checks import check_env_cfg
+from ..nonfinite import NonfiniteGuardMixin, nonfinite_state
 from ..solver_choice import apply_solver
 from .physics_cfg import cartpole_physics
 from .robot_cfg import CARTPOLE_CFG
@@ -108,9 +110,10 @@ class RewardsCfg:
 
 @configclass
 class TerminationsCfg:
-    """Time out, or the cart leaves [-3, 3] m."""
+    """Time out, the cart leaves [-3, 3] m, or the world's state went non-finite (NaN/inf)."""
 
     time_out = DoneTerm(func=mdp.time_out, time_out=True)
+    nonfinite_state = DoneTerm(func=nonfinite_state)
     cart_out_of_bounds = DoneTerm(
         func=mdp.joint_pos_out_of_manual_limit,
         params={"asset_cfg": SceneEntityCfg("robot", joint_names=["slider_to_cart"]), "bounds": (-3.0, 3.0)},
@@ -138,8 +141,9 @@ class CartpoleEnvCfg(ManagerBasedRLEnvCfg):
 
 
 def make_cartpole_manager_env(cfg: CartpoleEnvCfg, render_mode: str | None = None, **kwargs):
-    """Build core's ``ManagerBasedRLEnv`` with ``cfg``; the solver follows ``cfg.solver``."""
+    """Build core's ``ManagerBasedRLEnv`` (non-finite actions zeroed) with ``cfg``; the solver is ``cfg.solver``."""
     from isaaclab.envs import ManagerBasedRLEnv
 
+    check_env_cfg(cfg)
     apply_solver(cfg, cartpole_physics)
-    return ManagerBasedRLEnv(cfg, render_mode, **kwargs)
+    return type("ManagerBasedRLEnvOnNewton", (NonfiniteGuardMixin, ManagerBasedRLEnv), {})(cfg, render_mode, **kwargs)

@@ -16,7 +16,7 @@ def cartpole_physics(solver: str = "mjwarp") -> NewtonCfg:
     Raises:
         ValueError: For another solver name.
     """
-    check_solver_name(solver)
+    check_solver_name(solver, task="cartpole")
     if solver == "xpbd":
         return NewtonCfg(solver_cfg=XPBDSolverCfg(iterations=8), num_substeps=4)
     if solver == "featherstone":

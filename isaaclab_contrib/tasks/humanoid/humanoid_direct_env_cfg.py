@@ -15,18 +15,24 @@ from isaaclab.sensors import JointWrenchSensorCfg
 from isaaclab.sim import SimulationCfg
 from isaaclab.utils import configclass, replace
 
-from isaaclab_newton.physics import FeatherstoneSolverCfg, MJWarpSolverCfg, NewtonCfg, XPBDSolverCfg
+from isaaclab_newton.physics import FeatherstoneSolverCfg, MJWarpSolverCfg, NewtonCfg
 from isaaclab_newton.sim import GroundPlaneCfg
 
+from ..cfg_checks import check_env_cfg
+from ..nonfinite import with_nonfinite_guard
 from ..solver_choice import apply_solver, check_solver_name
 from .robot_cfg import HUMANOID_CFG, JOINT_GEARS
 
 
 def humanoid_physics(solver: str = "mjwarp") -> NewtonCfg:
-    """Newton configuration of the humanoid task: ``"mjwarp"`` (default), ``"xpbd"`` or ``"featherstone"``."""
-    check_solver_name(solver)
-    if solver == "xpbd":
-        return NewtonCfg(solver_cfg=XPBDSolverCfg(iterations=8), num_substeps=4)
+    """Newton configuration of the humanoid task: ``"mjwarp"`` (default) or ``"featherstone"``.
+
+    XPBD is not offered (see :data:`~isaaclab_contrib.tasks.solver_choice.SUPPORTED_SOLVERS`).
+
+    Raises:
+        ValueError: For a solver the humanoid task does not offer.
+    """
+    check_solver_name(solver, task="humanoid")
     if solver == "featherstone":
         return NewtonCfg(solver_cfg=FeatherstoneSolverCfg(), num_substeps=4)
     return NewtonCfg(
@@ -57,7 +63,7 @@ class HumanoidEnvCfg(DirectRLEnvCfg):
 
     sim: SimulationCfg = SimulationCfg(dt=1 / 120, render_interval=2, physics=humanoid_physics())
     solver: str = "mjwarp"
-    """Newton solver: ``"mjwarp"`` (MuJoCo Warp, default), ``"xpbd"`` or ``"featherstone"``."""
+    """Newton solver: ``"mjwarp"`` (MuJoCo Warp, default) or ``"featherstone"``."""
 
     scene: HumanoidDirectSceneCfg = HumanoidDirectSceneCfg(num_envs=4096, env_spacing=5.0, replicate_physics=True)
 
@@ -89,5 +95,6 @@ def make_humanoid_direct_env(cfg: HumanoidEnvCfg, render_mode: str | None = None
     """Build Isaac Lab's locomotion environment (from ``isaaclab_tasks``) as the humanoid; solver: ``cfg.solver``."""
     from ..locomotion_direct_env import LocomotionMaskResetEnv
 
+    check_env_cfg(cfg)
     apply_solver(cfg, humanoid_physics)
-    return LocomotionMaskResetEnv(cfg, render_mode, **kwargs)
+    return with_nonfinite_guard(LocomotionMaskResetEnv)(cfg, render_mode, **kwargs)

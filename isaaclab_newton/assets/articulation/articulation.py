@@ -275,9 +275,16 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     # ``skip_forward`` is accepted for core's signature; FK of the written worlds is queued and runs (masked)
     # before the next step or body read.
 
-    def _write_joint_array(self, array: wp.array, indices, value, env_ids, joint_ids, env_mask=None, joint_mask=None):
+    def _joint_value(self, value, rows: torch.Tensor, cols: torch.Tensor, name: str, where: str, *, trailing=()):
+        """A joint write's value checked to (len(rows), len(cols), *trailing); mask writes pass all rows and cols."""
+        return self._checked(value, (rows.shape[0], cols.shape[0], *trailing), name, where)
+
+    def _write_joint_array(
+        self, array: wp.array, indices, value, env_ids, joint_ids, env_mask, joint_mask, *, name, where
+    ):
         rows, cols, row_mask, elem = self._joint_rows(env_ids, joint_ids, env_mask, joint_mask)
-        self._scatter(torch_view(array), indices[rows][:, cols], self._as_torch(value), elem)
+        value = self._joint_value(value, rows, cols, name, where)
+        self._scatter(torch_view(array), indices[rows][:, cols], value, elem)
         self._queue_fk(rows, row_mask)
 
     def write_joint_position_to_sim_index(
@@ -285,24 +292,36 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     ) -> None:
         """Write joint positions [m or rad] of the selected envs/joints into the simulation state."""
         q = NewtonManager.get_state_0().joint_q
-        self._write_joint_array(q, self._binding.coord_indices, position, env_ids, joint_ids)
+        where = "write_joint_position_to_sim_index"
+        self._write_joint_array(
+            q, self._binding.coord_indices, position, env_ids, joint_ids, None, None, name="position", where=where
+        )
 
     def write_joint_position_to_sim_mask(self, *, position, joint_mask=None, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_joint_position_to_sim_index` (full-sized ``position``)."""
         q = NewtonManager.get_state_0().joint_q
-        self._write_joint_array(q, self._binding.coord_indices, position, None, None, env_mask, joint_mask)
+        where = "write_joint_position_to_sim_mask"
+        self._write_joint_array(
+            q, self._binding.coord_indices, position, None, None, env_mask, joint_mask, name="position", where=where
+        )
 
     def write_joint_velocity_to_sim_index(
         self, *, velocity, joint_ids: Ids = None, env_ids: Ids = None, skip_forward: bool = False
     ) -> None:
         """Write joint velocities [m/s or rad/s] of the selected envs/joints into the simulation state."""
         qd = NewtonManager.get_state_0().joint_qd
-        self._write_joint_array(qd, self._binding.dof_indices, velocity, env_ids, joint_ids)
+        where = "write_joint_velocity_to_sim_index"
+        self._write_joint_array(
+            qd, self._binding.dof_indices, velocity, env_ids, joint_ids, None, None, name="velocity", where=where
+        )
 
     def write_joint_velocity_to_sim_mask(self, *, velocity, joint_mask=None, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_joint_velocity_to_sim_index` (full-sized ``velocity``)."""
         qd = NewtonManager.get_state_0().joint_qd
-        self._write_joint_array(qd, self._binding.dof_indices, velocity, None, None, env_mask, joint_mask)
+        where = "write_joint_velocity_to_sim_mask"
+        self._write_joint_array(
+            qd, self._binding.dof_indices, velocity, None, None, env_mask, joint_mask, name="velocity", where=where
+        )
 
     def write_joint_state_to_sim_index(
         self, *, position, velocity, joint_ids: Ids = None, env_ids: Ids = None, skip_forward: bool = False
@@ -325,12 +344,23 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     # -- joint property writes -------------------------------------------------------------------------------
 
     def _write_property(
-        self, buf: str, arrays: tuple, value, joint_ids, env_ids, *, env_mask=None, joint_mask=None, flag=None
+        self,
+        buf: str,
+        arrays: tuple,
+        value,
+        joint_ids,
+        env_ids,
+        *,
+        name: str,
+        where: str,
+        env_mask=None,
+        joint_mask=None,
+        flag=None,
     ) -> None:
         rows, cols, _, elem = self._joint_rows(env_ids, joint_ids, env_mask, joint_mask)
         rr, cc = rows[:, None], cols[None, :]
         data = self._data._t(buf)
-        value = self._as_torch(value)
+        value = self._joint_value(value, rows, cols, name, where)
         data[rr, cc] = value if elem is None else torch.where(elem, value, data[rr, cc])
         dofs = self._binding.dof_indices[rr, cc]
         for array in arrays:
@@ -344,7 +374,14 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         def index(self, *, joint_ids: Ids = None, env_ids: Ids = None, **kwargs) -> None:
             model = NewtonManager.get_model()
             self._write_property(
-                buf, (getattr(model, attr),), kwargs[kw], joint_ids, env_ids, flag=getattr(newton.ModelFlags, flag_name)
+                buf,
+                (getattr(model, attr),),
+                kwargs[kw],
+                joint_ids,
+                env_ids,
+                name=kw,
+                where=f"write_{buf}_to_sim_index",
+                flag=getattr(newton.ModelFlags, flag_name),
             )
             if buf in ("joint_stiffness", "joint_damping"):
                 self._sync_target_modes()
@@ -357,6 +394,8 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
                 kwargs[kw],
                 None,
                 None,
+                name=kw,
+                where=f"write_{buf}_to_sim_mask",
                 env_mask=env_mask if env_mask is not None else self._all_true_envs,
                 joint_mask=joint_mask,
                 flag=getattr(newton.ModelFlags, flag_name),
@@ -405,6 +444,8 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
             joint_friction_coeff,
             joint_ids,
             env_ids,
+            name="joint_friction_coeff",
+            where="write_joint_friction_coefficient_to_sim_index",
             flag=newton.ModelFlags.JOINT_DOF_PROPERTIES,
         )
 
@@ -419,6 +460,8 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
             joint_friction_coeff,
             None,
             None,
+            name="joint_friction_coeff",
+            where="write_joint_friction_coefficient_to_sim_mask",
             env_mask=env_mask if env_mask is not None else self._all_true_envs,
             joint_mask=joint_mask,
             flag=newton.ModelFlags.JOINT_DOF_PROPERTIES,
@@ -429,7 +472,8 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     ) -> None:
         """Write joint position limits (lower, upper) [m or rad], shape (envs, joints, 2)."""
         rows, cols, _, elem = self._joint_rows(env_ids, joint_ids, None, None)
-        self._write_limits(self._as_torch(limits), rows, cols, elem)
+        where = "write_joint_position_limit_to_sim_index"
+        self._write_limits(self._joint_value(limits, rows, cols, "limits", where, trailing=(2,)), rows, cols, elem)
 
     def write_joint_position_limit_to_sim_mask(
         self, *, limits, joint_mask=None, env_mask=None, warn_limit_violation: bool = True
@@ -437,7 +481,8 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         """Mask variant of :meth:`write_joint_position_limit_to_sim_index`."""
         env_mask = env_mask if env_mask is not None else self._all_true_envs
         rows, cols, _, elem = self._joint_rows(None, None, env_mask, joint_mask)
-        self._write_limits(self._as_torch(limits), rows, cols, elem)
+        where = "write_joint_position_limit_to_sim_mask"
+        self._write_limits(self._joint_value(limits, rows, cols, "limits", where, trailing=(2,)), rows, cols, elem)
 
     def _write_limits(
         self, limits: torch.Tensor, envs: torch.Tensor, joints: torch.Tensor, elem: torch.Tensor | None

@@ -12,6 +12,7 @@ from isaaclab.utils.warp import ProxyArray
 
 from ...physics.newton_manager import NewtonManager
 from ..body_lookup import select_env_body_union
+from ..reset_kernels import clear_envs
 from . import contact_kernels as k
 from .contact_sensor_data import ContactSensorData
 
@@ -89,7 +90,7 @@ class ContactSensor(BaseContactSensor):
     # -- operations --------------------------------------------------------------------------------
 
     def reset(self, env_ids: Sequence[int] | None = None, env_mask: wp.array | None = None):
-        """Clear forces, histories and air/contact times of the given environments."""
+        """Clear forces, histories and air/contact times of the given environments until the next physics step."""
         super().reset(env_ids, env_mask)
         if self._data is None:
             return
@@ -108,6 +109,8 @@ class ContactSensor(BaseContactSensor):
         if self._data._times is not None:
             for times in self._data._times:
                 wp.launch(k.reset_times, dim=shape, inputs=[mask, times], device=self._device)
+        # Keep the cleared values until the next physics step: recomputing now would read pre-reset contacts.
+        clear_envs(mask, self._is_outdated, ())
 
     def compute_first_contact(self, dt: float, abs_tol: float | None = None) -> ProxyArray:
         """Bodies that made contact within the last ``dt`` seconds (needs ``track_air_time``)."""

@@ -9,6 +9,7 @@ from isaaclab.sensors.imu.base_imu import BaseImu
 
 from ...physics.newton_manager import NewtonManager
 from ..body_lookup import select_env_bodies
+from ..reset_kernels import clear_envs
 from .imu_data import ImuData
 
 if TYPE_CHECKING:
@@ -42,6 +43,19 @@ class Imu(BaseImu):
         """The latest readings."""
         self._update_outdated_buffers()
         return self._data
+
+    def reset(self, env_ids=None, env_mask: wp.array | None = None) -> None:
+        """Clear the readings of the given environments; they read zero until the next physics step.
+
+        Args:
+            env_ids: Environments to reset (default: all).
+            env_mask: Boolean mask over environments (alternative to ``env_ids``).
+        """
+        super().reset(env_ids, env_mask)
+        if self._data is None:
+            return
+        mask = self._resolve_indices_and_mask(env_ids, env_mask)
+        clear_envs(mask, self._is_outdated, (self._data._ang_vel_b, self._data._lin_acc_b))
 
     def _initialize_impl(self):
         super()._initialize_impl()

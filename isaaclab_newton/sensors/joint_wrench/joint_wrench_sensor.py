@@ -11,6 +11,7 @@ from isaaclab.sensors.joint_wrench.base_joint_wrench_sensor import BaseJointWren
 
 from ...physics.newton_manager import NewtonManager
 from ..body_lookup import select_env_bodies
+from ..reset_kernels import clear_envs
 from .joint_wrench_sensor_data import JointWrenchSensorData
 
 if TYPE_CHECKING:
@@ -58,6 +59,19 @@ class JointWrenchSensor(BaseJointWrenchSensor):
     def body_names(self) -> list[str]:
         """Names of the reported bodies (the last component of their prim paths)."""
         return list(self._body_names)
+
+    def reset(self, env_ids=None, env_mask: wp.array | None = None) -> None:
+        """Clear the wrenches of the given environments; they read zero until the next physics step.
+
+        Args:
+            env_ids: Environments to reset (default: all).
+            env_mask: Boolean mask over environments (alternative to ``env_ids``).
+        """
+        super().reset(env_ids, env_mask)
+        if self._data is None:
+            return
+        mask = self._resolve_indices_and_mask(env_ids, env_mask)
+        clear_envs(mask, self._is_outdated, (self._data._force, self._data._torque))
 
     def _initialize_impl(self) -> None:
         super()._initialize_impl()

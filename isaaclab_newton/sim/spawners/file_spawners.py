@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from isaaclab.sim.utils import create_prim, get_current_stage
 
+from .file_checks import check_xml_file
+
 if TYPE_CHECKING:
     from pxr import Usd
 
@@ -35,7 +37,8 @@ def spawn_newton_file(
 
     Raises:
         FileNotFoundError: If ``cfg.asset_path`` does not exist.
-        ValueError: If ``cfg.file_format`` is not one of ``urdf``, ``mjcf``, ``usd``.
+        ValueError: If ``cfg.file_format`` is not one of ``urdf``, ``mjcf``, ``usd``, or an MJCF/URDF file is not
+            well-formed XML (the message names the file, line and column).
     """
     if cfg.file_format not in _FORMATS:
         raise ValueError(f"{type(cfg).__name__}.file_format must be one of {_FORMATS}, got {cfg.file_format!r}.")
@@ -44,6 +47,8 @@ def spawn_newton_file(
             f"{type(cfg).__name__}.asset_path {cfg.asset_path!r} is not a file; pass an absolute path to a local"
             f" {cfg.file_format.upper()} file (e.g. newton.examples.get_asset('cartpole.urdf'))."
         )
+    if cfg.file_format in ("mjcf", "urdf"):
+        check_xml_file(cfg.asset_path, file_format=cfg.file_format, field=f"{type(cfg).__name__}.asset_path")
     stage = get_current_stage()
     if stage.GetPrimAtPath(prim_path).IsValid():
         raise ValueError(f"A prim already exists at {prim_path!r}; pick another prim_path.")

@@ -1,0 +1,130 @@
+"""Non-finite worlds and actions in the tasks: terminate and reset NaN worlds, zero NaN actions with a warning.
+
+The Newton manager flags, on the device, every world whose body or joint state is not finite after a physics
+step (:meth:`~isaaclab_newton.physics.NewtonManager.get_nonfinite_worlds`; environment ``i`` is world ``i``).
+The tasks turn the flags into terminations, following Isaac Lab's conventions:
+
+- manager-based envs: the termination term :func:`nonfinite_state` (``TerminationsCfg.nonfinite_state``);
+- direct envs: :class:`DirectNonfiniteGuardMixin` ORs the flags into ``_get_dones``' ``terminated``.
+
+Either way the env resets the flagged envs in the same step (their observation is the post-reset one),
+``extras["nan_envs"]`` holds the number of flagged envs as a 0-d device tensor, and their reward is set to 0.
+
+Actions with NaN or infinite entries are not rejected (that would need a host read every step): the
+non-finite entries are replaced by 0 on the device, counted there, and a warning with the count is logged at
+most once every ``NewtonCfg.nonfinite_log_interval`` env steps (the only host read).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import torch
+import warp as wp
+
+from isaaclab_newton.physics import NewtonManager
+
+logger = logging.getLogger(__name__)
+
+
+def flag_nonfinite_envs(env: Any) -> torch.Tensor:
+    """Return a bool tensor (num_envs,): envs whose world's state was not finite after the last physics step.
+
+    Also stores ``env.extras["nan_envs"]`` (count, 0-d device tensor) and keeps a copy of the mask for the
+    reward zeroing of :class:`NonfiniteGuardMixin`. Device-only work: no host synchronization.
+
+    Args:
+        env: A direct or manager-based Isaac Lab environment on the Newton backend.
+    """
+    flags = wp.to_torch(NewtonManager.get_nonfinite_worlds())[: env.num_envs]
+    mask = getattr(env, "_nonfinite_env_mask", None)
+    if mask is None:
+        mask = env._nonfinite_env_mask = torch.zeros(env.num_envs, dtype=torch.bool, device=env.device)
+    mask.copy_(flags)
+    env.extras["nan_envs"] = mask.sum()
+    return mask
+
+
+def nonfinite_state(env: Any) -> torch.Tensor:
+    """Termination term: terminate the envs whose world's body or joint state went non-finite (NaN or inf).
+
+    Add it to a manager-based task's terminations, e.g.
+    ``nonfinite_state = TerminationTermCfg(func=nonfinite_state)``; it also sets ``extras["nan_envs"]``.
+
+    Args:
+        env: The manager-based environment.
+
+    Returns:
+        Bool tensor of shape (num_envs,).
+    """
+    return flag_nonfinite_envs(env)
+
+
+class NonfiniteGuardMixin:
+    """Mix into an Isaac Lab env class (before it): zero non-finite actions, zero the reward of flagged envs.
+
+    ``step`` replaces NaN/inf action entries by 0 (device only; warns at the ``nonfinite_log_interval`` cadence).
+    Manager-based envs flag non-finite worlds with the :func:`nonfinite_state` term; direct envs use
+    :class:`DirectNonfiniteGuardMixin`.
+    """
+
+    def step(self, action: torch.Tensor):
+        """Step with non-finite action entries replaced by 0; flagged envs get reward 0."""
+        action = self._finite_action(action)
+        obs, reward, terminated, truncated, extras = super().step(action)
+        mask = getattr(self, "_nonfinite_env_mask", None)
+        if mask is not None:
+            reward.masked_fill_(mask, 0.0)
+        return obs, reward, terminated, truncated, extras
+
+    def _finite_action(self, action: torch.Tensor) -> torch.Tensor:
+        if not isinstance(action, torch.Tensor):
+            raise TypeError(f"{type(self).__name__}.step() expects the action as a torch.Tensor, got {type(action)}.")
+        action = action.to(self.device)
+        if not action.is_floating_point():
+            raise TypeError(f"{type(self).__name__}.step() expects a floating-point action tensor, got {action.dtype}.")
+        if getattr(self, "_nonfinite_action_count", None) is None:
+            self._nonfinite_action_count = torch.zeros((), dtype=torch.int64, device=self.device)
+            self._nonfinite_action_steps = 0
+        bad = ~torch.isfinite(action)
+        self._nonfinite_action_count += bad.sum()
+        self._nonfinite_action_steps += 1
+        if self._nonfinite_action_steps >= _log_interval(self):
+            self._report_nonfinite_actions()
+        return action.masked_fill(bad, 0.0)
+
+    def _report_nonfinite_actions(self) -> None:
+        """Host read of the accumulated count (only at the logging cadence); warn when it is non-zero."""
+        steps, self._nonfinite_action_steps = self._nonfinite_action_steps, 0
+        count = int(self._nonfinite_action_count)
+        if count:
+            self._nonfinite_action_count.zero_()
+            logger.warning(
+                "[%s] %d non-finite action entries (NaN/inf) in the last %d env steps were replaced by 0; check the"
+                " policy output.",
+                type(self).__name__,
+                count,
+                steps,
+            )
+
+
+class DirectNonfiniteGuardMixin(NonfiniteGuardMixin):
+    """:class:`NonfiniteGuardMixin` for direct envs: ``_get_dones`` also terminates the non-finite worlds."""
+
+    def _get_dones(self) -> tuple[torch.Tensor, torch.Tensor]:
+        terminated, time_out = super()._get_dones()
+        return terminated | flag_nonfinite_envs(self), time_out
+
+
+def _log_interval(env: Any) -> int:
+    return int(env.cfg.sim.physics.nonfinite_log_interval)
+
+
+def with_nonfinite_guard(env_class: type) -> type:
+    """Return a subclass of the direct env ``env_class`` with :class:`DirectNonfiniteGuardMixin` (new per call)."""
+    return type(
+        f"{env_class.__name__}OnNewton",
+        (DirectNonfiniteGuardMixin, env_class),
+        {"__doc__": f"{env_class.__name__} with non-finite worlds terminated and non-finite actions zeroed."},
+    )

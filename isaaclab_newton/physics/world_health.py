@@ -1,0 +1,132 @@
+"""Per-world non-finite state flags, computed on the device after every physics step.
+
+One kernel (one thread per world) scans the world's body poses and twists and its joint coordinates and
+velocities after the substeps; it runs inside the captured graph on CUDA, so detection adds no host sync.
+Two buffers of length ``world_count`` hold the result:
+
+- ``flags[w]`` (``bool``): whether world ``w``'s state was not finite after the last physics step;
+- ``seen[w]`` (``int32``): 1 when world ``w`` was flagged on any step since the last host read.
+
+The host reads ``seen`` only every ``log_interval`` physics steps (one synchronization at that cadence), logs a
+warning with the count and the first world ids, and clears it.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import newton
+import numpy as np
+import warp as wp
+
+logger = logging.getLogger(__name__)
+
+_MAX_LOGGED_IDS = 8
+
+
+class WorldHealth:
+    """Device buffers and logging cadence of the non-finite world check for one finalized model.
+
+    Args:
+        model: The finalized model.
+        log_interval: Physics steps between host reads of the accumulated flags.
+    """
+
+    def __init__(self, model: newton.Model, *, log_interval: int):
+        device = model.device
+        self.world_count = int(model.world_count)
+        self.flags = wp.zeros(self.world_count, dtype=wp.bool, device=device)
+        self.seen = wp.zeros(self.world_count, dtype=wp.int32, device=device)
+        self.log_interval = int(log_interval)
+        self._steps_since_read = 0
+        self._body_start = model.body_world_start
+        self._coord_start = model.joint_coord_world_start
+        self._dof_start = model.joint_dof_world_start
+
+    def flag(self, state: newton.State) -> None:
+        """Launch the check on ``state`` (graph-safe: device work only, no allocation)."""
+        arrays = (state.body_q, state.body_qd, state.joint_q, state.joint_qd)
+        if self.world_count == 0 or any(a is None for a in arrays):
+            return
+        wp.launch(
+            _flag_nonfinite_worlds,
+            dim=self.world_count,
+            inputs=[
+                self._body_start,
+                self._coord_start,
+                self._dof_start,
+                state.body_q,
+                state.body_qd,
+                state.joint_q,
+                state.joint_qd,
+            ],
+            outputs=[self.flags, self.seen],
+            device=self.flags.device,
+        )
+
+    def clear(self, world_mask: wp.array) -> None:
+        """Clear ``flags`` of the worlds selected by ``world_mask`` (shape ``world_count + 1``, bool).
+
+        ``seen`` keeps them until the next host read, so worlds reset before it are still reported.
+        """
+        if self.world_count == 0:
+            return
+        wp.launch(_clear_masked, dim=self.world_count, inputs=[world_mask, self.flags], device=self.flags.device)
+
+    def count_steps(self, num_steps: int, *, manager_name: str) -> None:
+        """Advance the step counter; every ``log_interval`` steps read ``seen`` (host sync), warn and clear it."""
+        self._steps_since_read += int(num_steps)
+        if self._steps_since_read < self.log_interval or self.world_count == 0:
+            return
+        steps, self._steps_since_read = self._steps_since_read, 0
+        seen = self.seen.numpy()
+        ids = np.flatnonzero(seen)
+        if ids.size:
+            self.seen.zero_()
+            logger.warning(
+                "[%s] %d world(s) had non-finite body or joint state in the last %d physics steps; first world ids:"
+                " %s. The envs' termination terms reset them (NewtonManager.get_nonfinite_worlds()).",
+                manager_name,
+                ids.size,
+                steps,
+                ids[:_MAX_LOGGED_IDS].tolist(),
+            )
+
+
+@wp.func
+def _transform_finite(t: wp.transform) -> bool:
+    return wp.isfinite(wp.transform_get_translation(t)) and wp.isfinite(wp.transform_get_rotation(t))
+
+
+@wp.kernel
+def _flag_nonfinite_worlds(
+    body_start: wp.array(dtype=wp.int32),
+    coord_start: wp.array(dtype=wp.int32),
+    dof_start: wp.array(dtype=wp.int32),
+    body_q: wp.array(dtype=wp.transform),
+    body_qd: wp.array(dtype=wp.spatial_vector),
+    joint_q: wp.array(dtype=wp.float32),
+    joint_qd: wp.array(dtype=wp.float32),
+    flags: wp.array(dtype=wp.bool),
+    seen: wp.array(dtype=wp.int32),
+):
+    w = wp.tid()
+    bad = wp.int32(0)
+    for b in range(body_start[w], body_start[w + 1]):
+        if not (_transform_finite(body_q[b]) and wp.isfinite(body_qd[b])):
+            bad = wp.int32(1)
+    for c in range(coord_start[w], coord_start[w + 1]):
+        if not wp.isfinite(joint_q[c]):
+            bad = wp.int32(1)
+    for d in range(dof_start[w], dof_start[w + 1]):
+        if not wp.isfinite(joint_qd[d]):
+            bad = wp.int32(1)
+    flags[w] = bad != 0
+    seen[w] = seen[w] | bad
+
+
+@wp.kernel
+def _clear_masked(world_mask: wp.array(dtype=wp.bool), flags: wp.array(dtype=wp.bool)):
+    w = wp.tid()
+    if world_mask[w]:
+        flags[w] = False

@@ -1,0 +1,198 @@
+"""Soak a task: random actions, forced NaN worlds, random per-env resets; check recovery and memory growth.
+
+Runs ``--steps`` env steps of ``--num_envs`` envs with uniform random actions in [-1, 1]. Every ``--nan_every``
+steps it writes NaN into the joint velocities of ``--nan_envs`` random envs (what reduced-coordinate solvers such as
+MuJoCo Warp and Featherstone integrate; maximal-coordinate XPBD re-derives them); the manager flags those worlds on
+the device, the task terminates and resets them in the next step. After that step the script checks that every
+injected env was reported in ``extras["nan_envs"]``, terminated, and is finite again (state and observation).
+Every ``--reset_every`` steps ``--reset_envs`` random envs are reset through the env's own ``_reset_idx``. The
+process RSS is sampled every ``--rss_every`` steps; growth is measured from the first sample after the warm-up
+(``--warmup`` steps, default 10% of the run) to the last one.
+
+Exits with status 1 if any injected NaN survives its reset, an injected env is not detected, a non-injected env
+goes non-finite, or RSS grows by more than ``--max_rss_growth`` (default 5%).
+
+Example (not a CI test; minutes on CPU)::
+
+    nice ./isaaclab.sh -p scripts/benchmarks/soak.py --task Isaac-Cartpole-Direct-v0 --num_envs 256 \\
+        --steps 10000 --device cpu --json soak.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "environments"))
+
+from _common import positive_int  # noqa: E402
+
+
+def _rss_mib() -> float:
+    """Resident set size of this process [MiB] (Linux /proc)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024.0
+    raise RuntimeError("VmRSS not found in /proc/self/status (the soak needs Linux).")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--task", default="Isaac-Cartpole-Direct-v0", help="Registered task name.")
+    parser.add_argument("--num_envs", type=positive_int, default=256, help="Number of environments.")
+    parser.add_argument("--steps", type=positive_int, default=10_000, help="Env steps to run.")
+    parser.add_argument("--device", default="cpu", help="Simulation device, e.g. cpu or cuda:0.")
+    parser.add_argument("--seed", type=int, default=0, help="Seed of actions, injections and resets.")
+    parser.add_argument("--nan_every", type=positive_int, default=100, help="Steps between NaN injections.")
+    parser.add_argument("--nan_envs", type=positive_int, default=4, help="Envs poisoned per injection.")
+    parser.add_argument("--reset_every", type=positive_int, default=50, help="Steps between forced resets.")
+    parser.add_argument("--reset_envs", type=positive_int, default=8, help="Envs reset per forced reset.")
+    parser.add_argument("--rss_every", type=positive_int, default=500, help="Steps between RSS samples.")
+    parser.add_argument("--warmup", type=int, default=None, help="Steps before the RSS baseline (default 10%%).")
+    parser.add_argument("--max_rss_growth", type=float, default=0.05, help="Allowed RSS growth after warm-up.")
+    parser.add_argument("--json", default=None, help="Write the report as JSON to this path.")
+    return parser
+
+
+def _world_dofs(model) -> np.ndarray:
+    return model.joint_dof_world_start.numpy()
+
+
+def main() -> int:
+    args = _parser().parse_args()
+    if args.nan_envs > args.num_envs or args.reset_envs > args.num_envs:
+        raise SystemExit("--nan_envs and --reset_envs must not exceed --num_envs.")
+    warmup = args.warmup if args.warmup is not None else args.steps // 10
+    if not 0 <= warmup < args.steps:
+        raise SystemExit(f"--warmup must be in [0, --steps), got {warmup}.")
+
+    import gymnasium as gym
+    import warp as wp
+
+    import isaaclab_contrib.tasks  # noqa: F401
+    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_newton.physics import NewtonManager
+
+    cfg = load_env_cfg(args.task)
+    cfg.scene.num_envs = args.num_envs
+    cfg.sim.device = args.device
+    cfg.seed = args.seed
+    env = gym.make(args.task, cfg=cfg)
+    unwrapped = env.unwrapped
+    rng = np.random.default_rng(args.seed)
+    torch.manual_seed(args.seed)
+    model = NewtonManager.get_model()
+    dof_start = _world_dofs(model)
+    shape = (unwrapped.num_envs, *unwrapped.single_action_space.shape)
+
+    report = {
+        "task": args.task,
+        "num_envs": args.num_envs,
+        "steps": 0,
+        "device": args.device,
+        "machine": f"{platform.node()} ({os.cpu_count()} CPUs), {platform.platform()}",
+        "env_resets": 0,
+        "forced_resets": 0,
+        "nan_injected": 0,
+        "nan_detected": 0,
+        "nan_recovered": 0,
+        "failures": [],
+        "rss_mib": [],
+    }
+    env.reset(seed=args.seed)
+    start = time.perf_counter()
+    pending: np.ndarray | None = None
+    baseline = None
+    with torch.inference_mode():
+        for step in range(1, args.steps + 1):
+            if step % args.nan_every == 0:
+                pending = rng.choice(args.num_envs, size=args.nan_envs, replace=False)
+                qd = wp.to_torch(NewtonManager.get_state_0().joint_qd)
+                for world in pending:
+                    qd[dof_start[world] : dof_start[world + 1]] = float("nan")
+                report["nan_injected"] += len(pending)
+            action = 2.0 * torch.rand(shape, device=unwrapped.device) - 1.0
+            obs, _, terminated, truncated, extras = env.step(action)
+            done = (terminated | truncated).cpu().numpy()
+            report["env_resets"] += int(done.sum())
+            detected = int(extras.get("nan_envs", 0))
+            report["nan_detected"] += detected
+            finite_obs = torch.isfinite(obs["policy"]).all(dim=-1).cpu().numpy()
+            expected = 0 if pending is None else len(pending)
+            if detected != expected:
+                report["failures"].append(f"step {step}: {detected} NaN env(s) reported, {expected} injected")
+            if pending is not None:
+                flags = wp.to_torch(NewtonManager.get_nonfinite_worlds()).cpu().numpy()
+                qd_now = wp.to_torch(NewtonManager.get_state_0().joint_qd).cpu().numpy()
+                for world in pending:
+                    state_ok = np.isfinite(qd_now[dof_start[world] : dof_start[world + 1]]).all()
+                    if done[world] and finite_obs[world] and state_ok and not flags[world]:
+                        report["nan_recovered"] += 1
+                    else:
+                        report["failures"].append(f"step {step}: injected env {world} still non-finite after reset")
+                pending = None
+            if not finite_obs.all():
+                bad = np.flatnonzero(~finite_obs)[:8].tolist()
+                report["failures"].append(f"step {step}: non-finite observations in envs {bad}")
+            if step % args.reset_every == 0:
+                ids = rng.choice(args.num_envs, size=args.reset_envs, replace=False)
+                unwrapped._reset_idx(torch.as_tensor(ids, device=unwrapped.device))
+                report["forced_resets"] += len(ids)
+            if step == warmup or step % args.rss_every == 0 or step == args.steps:
+                sample = {
+                    "step": step,
+                    "rss_mib": round(_rss_mib(), 1),
+                    "elapsed_s": round(time.perf_counter() - start, 1),
+                }
+                report["rss_mib"].append(sample)
+                if step == warmup:
+                    baseline = sample["rss_mib"]
+                print(f"[soak] step {step}: RSS {sample['rss_mib']} MiB, {sample['elapsed_s']} s", flush=True)
+            report["steps"] = step
+            if len(report["failures"]) > 20:
+                break
+    elapsed = time.perf_counter() - start
+    env.close()
+
+    if baseline is None:
+        baseline = report["rss_mib"][0]["rss_mib"]
+    final = report["rss_mib"][-1]["rss_mib"]
+    growth = (final - baseline) / baseline
+    report.update(
+        rss_baseline_mib=baseline,
+        rss_final_mib=final,
+        rss_growth=round(growth, 4),
+        elapsed_s=round(elapsed, 1),
+        env_steps_per_s=round(report["steps"] * args.num_envs / elapsed, 1),
+    )
+    if growth > args.max_rss_growth:
+        report["failures"].append(f"RSS grew {100 * growth:.2f}% after warm-up (limit {100 * args.max_rss_growth}%)")
+    if report["nan_recovered"] != report["nan_injected"]:
+        report["failures"].append(
+            f"{report['nan_injected'] - report['nan_recovered']} injected NaN env(s) not recovered"
+        )
+
+    print(
+        f"[soak] {report['steps']} steps x {args.num_envs} envs in {elapsed:.1f} s; env resets {report['env_resets']}"
+        f" (forced {report['forced_resets']}); NaN injected {report['nan_injected']},"
+        f" detected {report['nan_detected']},"
+        f" recovered {report['nan_recovered']}; RSS {baseline} -> {final} MiB ({100 * growth:+.2f}%)"
+    )
+    for failure in report["failures"]:
+        print(f"[soak] FAIL {failure}")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(report, out, indent=2)
+    return 1 if report["failures"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

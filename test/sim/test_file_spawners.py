@@ -1,0 +1,61 @@
+"""MJCF/URDF spawner files: parse and importer errors name the file, the element and the line."""
+
+from __future__ import annotations
+
+import newton
+import pytest
+import warp as wp
+
+from isaaclab_newton.cloner.source_builder import import_file_asset
+from isaaclab_newton.sim import MjcfFileCfg, UrdfFileCfg
+
+_MJCF_UNCLOSED = """<mujoco model="m">
+  <worldbody>
+    <body name="b" pos="0 0 1"><geom type="box" size="0.1 0.1 0.1"
+  </worldbody>
+</mujoco>
+"""
+
+_MJCF_BAD_VALUE = """<mujoco model="m">
+  <worldbody>
+    <body name="b" pos="0 0 1">
+      <freejoint/>
+      <geom name="box" type="box" size="0.1 abc 0.1"/>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+_URDF_MISMATCHED = """<robot name="r">
+  <link name="base">
+  </lnk>
+</robot>
+"""
+
+
+def test_malformed_mjcf_is_rejected_at_spawn(make_sim, tmp_path):
+    """Spawning an MJCF with an unclosed tag raises ValueError naming the file and the line."""
+    make_sim()
+    path = tmp_path / "unclosed.xml"
+    path.write_text(_MJCF_UNCLOSED)
+    cfg = MjcfFileCfg(asset_path=str(path))
+    with pytest.raises(ValueError, match=r"MjcfFileCfg.asset_path '.*unclosed.xml' is not well-formed MJCF.*line 4"):
+        cfg.func("/World/Robot", cfg)
+
+
+def test_malformed_urdf_is_rejected_at_import(tmp_path):
+    """Importing a URDF with a mismatched closing tag raises ValueError naming the file and the line."""
+    path = tmp_path / "mismatched.urdf"
+    path.write_text(_URDF_MISMATCHED)
+    with pytest.raises(ValueError, match=r"mismatched.urdf' is not well-formed URDF.*line 3"):
+        import_file_asset(newton.ModelBuilder(), UrdfFileCfg(asset_path=str(path)), wp.transform_identity())
+
+
+def test_bad_mjcf_value_names_element_attribute_and_line(tmp_path):
+    """An MJCF geom size 'abc' raises ValueError naming the file, <geom> 'box', attribute 'size' and line 5."""
+    path = tmp_path / "bad_value.xml"
+    path.write_text(_MJCF_BAD_VALUE)
+    with pytest.raises(
+        ValueError, match=r"bad_value.xml'.*element <geom> name='box', attribute 'size' \(line 5\).*abc"
+    ):
+        import_file_asset(newton.ModelBuilder(), MjcfFileCfg(asset_path=str(path)), wp.transform_identity())
