@@ -198,7 +198,12 @@ class DeformableObject(BaseDeformableObject):
             value = value.warp
         if isinstance(value, wp.array):
             value = wp.to_torch(value)
-        return value.to(device=self.device, dtype=torch.float32)
+        if not isinstance(value, torch.Tensor) or value.dtype != torch.float32:
+            dtype = value.dtype if isinstance(value, torch.Tensor) else type(value).__name__
+            raise TypeError(
+                f"DeformableObject nodal writes take float32 tensors or Warp arrays, got {dtype}; use .float()."
+            )
+        return value.to(device=self.device)
 
     def _resolve_env_ids(self, env_ids: Ids) -> wp.array:
         if env_ids is None or (isinstance(env_ids, slice) and env_ids == slice(None)):

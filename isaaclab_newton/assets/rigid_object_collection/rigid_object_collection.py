@@ -107,11 +107,17 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
 
     def write_body_pose_to_sim_index(self, *, body_poses, body_ids=None, env_ids=None, skip_forward=False) -> None:
         """Write body-frame poses (world frame) of the selected envs and objects."""
-        self._write_link_pose(self._as_torch(body_poses), *self._rows(env_ids, None), self._objs(body_ids, None))
+        rows, mask = self._rows(env_ids, None)
+        objs = self._objs(body_ids, None)
+        pose = self._body_value(body_poses, rows, objs, 7, "body_poses", "write_body_pose_to_sim_index")
+        self._write_link_pose(pose, rows, mask, objs)
 
     def write_body_pose_to_sim_mask(self, *, body_poses, body_mask=None, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_body_pose_to_sim_index` (full-sized ``body_poses``)."""
-        self._write_link_pose(self._as_torch(body_poses), *self._rows(None, env_mask), self._objs(None, body_mask))
+        rows, mask = self._rows(None, env_mask)
+        objs = self._objs(None, body_mask)
+        pose = self._body_value(body_poses, rows, objs, 7, "body_poses", "write_body_pose_to_sim_mask")
+        self._write_link_pose(pose, rows, mask, objs)
 
     write_body_link_pose_to_sim_index = write_body_pose_to_sim_index
     write_body_link_pose_to_sim_mask = write_body_pose_to_sim_mask
@@ -120,25 +126,29 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         """Write center-of-mass poses (world frame): each body frame is placed so its CoM lands there."""
         rows, mask = self._rows(env_ids, None)
         objs = self._objs(body_ids, None)
-        self._write_link_pose(self._com_to_link_pose(self._as_torch(body_poses), rows, objs[0]), rows, mask, objs)
+        pose = self._body_value(body_poses, rows, objs, 7, "body_poses", "write_body_com_pose_to_sim_index")
+        self._write_link_pose(self._com_to_link_pose(pose, rows, objs[0]), rows, mask, objs)
 
     def write_body_com_pose_to_sim_mask(self, *, body_poses, body_mask=None, env_mask=None, skip_forward=False):
         """Mask variant of :meth:`write_body_com_pose_to_sim_index`."""
         rows, mask = self._rows(None, env_mask)
         objs = self._objs(None, body_mask)
-        self._write_link_pose(self._com_to_link_pose(self._as_torch(body_poses), rows, objs[0]), rows, mask, objs)
+        pose = self._body_value(body_poses, rows, objs, 7, "body_poses", "write_body_com_pose_to_sim_mask")
+        self._write_link_pose(self._com_to_link_pose(pose, rows, objs[0]), rows, mask, objs)
 
     def write_body_velocity_to_sim_index(self, *, body_velocities, body_ids=None, env_ids=None, skip_forward=False):
         """Write center-of-mass twists (world frame) of the selected envs and objects."""
-        self._write_com_velocity(
-            self._as_torch(body_velocities), *self._rows(env_ids, None), self._objs(body_ids, None)
-        )
+        rows, mask = self._rows(env_ids, None)
+        objs = self._objs(body_ids, None)
+        vel = self._body_value(body_velocities, rows, objs, 6, "body_velocities", "write_body_velocity_to_sim_index")
+        self._write_com_velocity(vel, rows, mask, objs)
 
     def write_body_velocity_to_sim_mask(self, *, body_velocities, body_mask=None, env_mask=None, skip_forward=False):
         """Mask variant of :meth:`write_body_velocity_to_sim_index`."""
-        self._write_com_velocity(
-            self._as_torch(body_velocities), *self._rows(None, env_mask), self._objs(None, body_mask)
-        )
+        rows, mask = self._rows(None, env_mask)
+        objs = self._objs(None, body_mask)
+        vel = self._body_value(body_velocities, rows, objs, 6, "body_velocities", "write_body_velocity_to_sim_mask")
+        self._write_com_velocity(vel, rows, mask, objs)
 
     write_body_com_velocity_to_sim_index = write_body_velocity_to_sim_index
     write_body_com_velocity_to_sim_mask = write_body_velocity_to_sim_mask
@@ -149,7 +159,10 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         """Write twists of the body frame origins (world frame), converted to center-of-mass twists."""
         rows, mask = self._rows(env_ids, None)
         objs = self._objs(body_ids, None)
-        vel = self._link_to_com_velocity(self._as_torch(body_velocities), rows, objs[0])
+        where = "write_body_link_velocity_to_sim_index"
+        vel = self._link_to_com_velocity(
+            self._body_value(body_velocities, rows, objs, 6, "body_velocities", where), rows, objs[0]
+        )
         self._write_com_velocity(vel, rows, mask, objs)
 
     def write_body_link_velocity_to_sim_mask(
@@ -158,24 +171,27 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         """Mask variant of :meth:`write_body_link_velocity_to_sim_index`."""
         rows, mask = self._rows(None, env_mask)
         objs = self._objs(None, body_mask)
-        vel = self._link_to_com_velocity(self._as_torch(body_velocities), rows, objs[0])
+        where = "write_body_link_velocity_to_sim_mask"
+        vel = self._link_to_com_velocity(
+            self._body_value(body_velocities, rows, objs, 6, "body_velocities", where), rows, objs[0]
+        )
         self._write_com_velocity(vel, rows, mask, objs)
 
     def write_body_state_to_sim(self, body_states, env_ids=None, body_ids=None) -> None:
         """Write (E, B, 13) states: body-frame pose (7) and center-of-mass twist (6)."""
-        state = self._as_torch(body_states)
+        state = self._state_value(body_states, env_ids, body_ids, "write_body_state_to_sim")
         self.write_body_pose_to_sim_index(body_poses=state[..., :7], env_ids=env_ids, body_ids=body_ids)
         self.write_body_velocity_to_sim_index(body_velocities=state[..., 7:], env_ids=env_ids, body_ids=body_ids)
 
     def write_body_com_state_to_sim(self, body_states, env_ids=None, body_ids=None) -> None:
         """Write (E, B, 13) states: center-of-mass pose (7) and twist (6)."""
-        state = self._as_torch(body_states)
+        state = self._state_value(body_states, env_ids, body_ids, "write_body_com_state_to_sim")
         self.write_body_com_pose_to_sim_index(body_poses=state[..., :7], env_ids=env_ids, body_ids=body_ids)
         self.write_body_velocity_to_sim_index(body_velocities=state[..., 7:], env_ids=env_ids, body_ids=body_ids)
 
     def write_body_link_state_to_sim(self, body_states, env_ids=None, body_ids=None) -> None:
         """Write (E, B, 13) states: body-frame pose (7) and body-origin twist (6)."""
-        state = self._as_torch(body_states)
+        state = self._state_value(body_states, env_ids, body_ids, "write_body_link_state_to_sim")
         self.write_body_pose_to_sim_index(body_poses=state[..., :7], env_ids=env_ids, body_ids=body_ids)
         self.write_body_link_velocity_to_sim_index(body_velocities=state[..., 7:], env_ids=env_ids, body_ids=body_ids)
 
@@ -232,13 +248,16 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         obj_sel = obj_mask if obj_mask is not None else torch.ones(objs.shape[0], dtype=torch.bool, device=self.device)
         return env_sel[:, None] & obj_sel[None, :]
 
-    def _check_shape(self, value: torch.Tensor, rows: torch.Tensor, objs: torch.Tensor, width: int, what: str):
-        expected = (rows.shape[0], objs.shape[0], width)
-        if tuple(value.shape) != expected:
-            raise ValueError(f"{what} must have shape {expected}, got {tuple(value.shape)}.")
+    def _body_value(self, value, rows: torch.Tensor, objs, width: int, name: str, where: str) -> torch.Tensor:
+        """A write's value checked to shape (len(rows), len(objects), width): float32, never broadcast."""
+        return self._checked(value, (rows.shape[0], objs[0].shape[0], width), name, where, allow_scalar=False)
+
+    def _state_value(self, value, env_ids, body_ids, where: str) -> torch.Tensor:
+        """A (E, B, 13) state write checked against the selected envs and objects."""
+        rows, _ = self._rows(env_ids, None)
+        return self._body_value(value, rows, self._objs(body_ids, None), 13, "body_states", where)
 
     def _write_link_pose(self, pose, rows, mask, objs) -> None:
-        self._check_shape(pose, rows, objs[0], 7, "body_poses")
         select = self._selection(rows, mask, objs)
         model = NewtonManager.get_model()
         joints = self._binding.root_joint[rows][:, objs[0]]
@@ -251,7 +270,6 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         self._queue_fk(rows, mask)
 
     def _write_com_velocity(self, vel, rows, mask, objs) -> None:
-        self._check_shape(vel, rows, objs[0], 6, "body_velocities")
         select = self._selection(rows, mask, objs)
         joints = self._binding.root_joint[rows][:, objs[0]]
         parent_quat = torch_view(NewtonManager.get_model().joint_X_p)[joints, 3:]
