@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import warp as wp
 
 from ..physics.newton_manager import NewtonManager
 from ..physics.scene_index import BodySelection
@@ -57,3 +58,38 @@ def select_env_body_union(prim_path_exprs: Sequence[str], num_envs: int, *, what
                 columns.append(indices[:, c])
                 names.append(name)
     return np.stack(columns, axis=1).astype(np.int32), names
+
+
+def resolve_frame_sensor(cfg, num_envs: int, device: str, *, what: str) -> tuple[wp.array, wp.transform]:
+    """Body (one per env, closest body ancestor of the prim) and offset frame of a body-frame sensor (IMU, Pva).
+
+    Args:
+        cfg: The sensor cfg (``prim_path`` and ``offset.pos`` [m] / ``offset.rot`` (w, x, y, z)).
+        num_envs: Number of environments the sensor spans.
+        device: Device of the returned body index array.
+        what: Name of the sensor cfg class, used in error messages.
+
+    Raises:
+        RuntimeError: Before the model is finalized.
+        ValueError: If the prim path does not select one body per environment.
+    """
+    if NewtonManager.get_model() is None:
+        raise RuntimeError(f"{what} initialization needs a finalized Newton model (PHYSICS_READY).")
+    selection = select_env_bodies(cfg.prim_path, num_envs, mode="ancestor", what=f"{what}.prim_path")
+    bodies = wp.array(selection.body_indices[:, 0], dtype=wp.int32, device=device)
+    return bodies, wp.transform(wp.vec3(*cfg.offset.pos), wp.quat(*cfg.offset.rot))
+
+
+def require_body_qdd(sensor: str, solvers: str = "") -> wp.array:
+    """The manager's ``body_qdd`` observable array, or an error telling how to get it requested.
+
+    Raises:
+        RuntimeError: If the manager allocated no ``body_qdd`` observable.
+    """
+    observables = NewtonManager.get_observables()
+    if observables is None or observables.body_qdd is None:
+        raise RuntimeError(
+            f"The {sensor} needs the 'body_qdd' observable but the manager allocated none; create the sensor before"
+            f" sim.reset() so its request reaches the solver{solvers}."
+        )
+    return observables.body_qdd

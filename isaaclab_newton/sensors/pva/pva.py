@@ -8,7 +8,7 @@ import warp as wp
 from isaaclab.sensors.pva.base_pva import BasePva
 
 from ...physics.newton_manager import NewtonManager
-from ..body_lookup import select_env_bodies
+from ..body_lookup import require_body_qdd, resolve_frame_sensor
 from .pva_data import PvaData
 
 if TYPE_CHECKING:
@@ -46,21 +46,11 @@ class Pva(BasePva):
 
     def _initialize_impl(self):
         super()._initialize_impl()
-        model = NewtonManager.get_model()
-        if model is None:
-            raise RuntimeError("Pva initialization needs a finalized Newton model (PHYSICS_READY).")
-        selection = select_env_bodies(self.cfg.prim_path, self._num_envs, mode="ancestor", what="PvaCfg.prim_path")
-        self._bodies = wp.array(selection.body_indices[:, 0], dtype=wp.int32, device=self._device)
-        self._offset = wp.transform(wp.vec3(*self.cfg.offset.pos), wp.quat(*self.cfg.offset.rot))
+        self._bodies, self._offset = resolve_frame_sensor(self.cfg, self._num_envs, self._device, what="PvaCfg")
         self._data = PvaData(self._num_envs, self._device)
 
     def _update_buffers_impl(self, env_mask: wp.array):
-        observables = NewtonManager.get_observables()
-        if observables is None or observables.body_qdd is None:
-            raise RuntimeError(
-                "The Pva sensor needs the 'body_qdd' observable but the manager allocated none; create the sensor"
-                " before sim.reset() so its request reaches the solver (MuJoCo Warp or Kamino)."
-            )
+        body_qdd = require_body_qdd("Pva sensor", " (MuJoCo Warp or Kamino)")
         model = NewtonManager.get_model()
         state = NewtonManager.get_state_0()
         data = self._data
@@ -74,7 +64,7 @@ class Pva(BasePva):
                 wp.vec3(*NewtonManager._gravity),
                 state.body_q,
                 state.body_qd,
-                observables.body_qdd,
+                body_qdd,
                 model.body_com,
             ],
             outputs=[
