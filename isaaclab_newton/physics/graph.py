@@ -97,9 +97,9 @@ class TorchWarpGraph:
         with (
             wp.ScopedDevice(warp_device),
             wp.ScopedStream(warp_stream, sync_enter=False),
-            torch.cuda.graph(self._graph, stream=torch_stream),
+            torch.cuda.graph(self._graph, stream=torch_stream, capture_error_mode="thread_local"),
         ):
-            wp.capture_begin(stream=warp_stream, external=True)
+            wp.capture_begin(stream=warp_stream, external=True, capture_mode=wp.CaptureMode.THREAD_LOCAL)
             try:
                 fn()
             finally:
