@@ -177,7 +177,7 @@ def test_mask_reset_samples_in_range_and_keeps_other_envs(task):
         _close(env)
 
 
-@pytest.mark.parametrize("task", DIRECT_TASKS)
+@pytest.mark.parametrize("task", [*DIRECT_TASKS, "Isaac-Lift-Soft-Franka-v0", "Isaac-Lift-Cloth-Franka-v0"])
 def test_step_with_resets_reads_no_device_data(task, monkeypatch):
     """50 steps with staggered 3-step episodes call no nonzero, item, tolist or bool/int/float/index of a tensor."""
 
