@@ -22,10 +22,6 @@ OPTIONAL_DEPENDENCIES = {
 """Failures outside our packages: the missing optional dependency and why it is missing."""
 
 NOT_BUILT = {
-    "MPMObjectCfg": (
-        "MPM particle objects (MPMObjectCfg with MPMGridCfg / MPMParticleMaterialCfg spawners and an MPM asset with"
-        " data and resets) are not built; Franka-Pour and UR10-Particle-Push need them"
-    ),
     "isaaclab_newton.controllers": "the Newton IK controller and its action term (newton.ik) are not built",
     "isaaclab_contrib.assets": "multirotor assets (Multirotor, thrusters) are not built",
     "isaaclab_contrib.actuators": "multirotor thruster actuators are not built",
@@ -62,10 +58,10 @@ def test_other_failures_are_documented_optional_dependencies(outcomes):
 
 
 def test_newton_preset_configs_resolve(outcomes):
-    """At least 87 configs resolve under a Newton physics preset (124 of 142 instantiate in all)."""
+    """At least 87 configs resolve under a Newton physics preset (126 of 142 instantiate in all)."""
     resolved = [o for o in outcomes if o.error is None and o.newton_presets]
     assert len(resolved) >= 87
-    assert sum(o.error is None for o in outcomes) >= 124
+    assert sum(o.error is None for o in outcomes) >= 126
 
 
 def test_coupled_lift_configs_resolve_under_the_proxy_preset(outcomes):
