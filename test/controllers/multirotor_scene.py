@@ -23,6 +23,14 @@ RATIO = 0.07
 """Torque-to-thrust ratio [m]."""
 DT = 1.0 / 200.0
 GRAVITY = 9.81
+ARL_LEE_GAINS = dict(
+    K_vel_range=((2.5, 2.5, 1.5), (3.5, 3.5, 2.0)),
+    K_rot_range=((1.6, 1.6, 0.25), (1.85, 1.85, 0.4)),
+    K_angvel_range=((0.4, 0.4, 0.075), (0.5, 0.5, 0.09)),
+    max_inclination_angle_rad=1.0471975511965976,
+    max_yaw_rate=1.0471975511965976,
+)
+"""Lee controller gains and limits of upstream's ARL navigation task."""
 
 _MJCF = """<mujoco model="quad">
   <worldbody>

@@ -7,14 +7,7 @@ import torch
 
 from . import multirotor_scene as ms
 
-GAINS = dict(
-    K_vel_range=((2.5, 2.5, 1.5), (3.5, 3.5, 2.0)),
-    K_rot_range=((1.6, 1.6, 0.25), (1.85, 1.85, 0.4)),
-    K_angvel_range=((0.4, 0.4, 0.075), (0.5, 0.5, 0.09)),
-    max_inclination_angle_rad=1.0471975511965976,
-    max_yaw_rate=1.0471975511965976,
-)
-"""The gains and limits of upstream's ARL navigation task."""
+GAINS = ms.ARL_LEE_GAINS
 
 
 @pytest.fixture
