@@ -12,15 +12,10 @@ from typing import TYPE_CHECKING
 import torch
 from isaaclab.utils.math import matrix_from_quat
 
+from isaaclab_newton.physics import NewtonManager
+
 if TYPE_CHECKING:
     from isaaclab_contrib.assets import Multirotor
-
-
-def sample_gains(bounds: tuple[tuple[float, ...], tuple[float, ...]], rows: int, device: str) -> torch.Tensor:
-    """Per-env gains drawn uniformly between ``bounds = (low xyz, high xyz)``, shape (rows, 3)."""
-    low = torch.tensor(bounds[0], dtype=torch.float32, device=device)
-    high = torch.tensor(bounds[1], dtype=torch.float32, device=device)
-    return low + (high - low) * torch.rand((rows, 3), device=device)
 
 
 def check_gain_range(name: str, bounds) -> None:
@@ -66,10 +61,7 @@ class LeeAttitude:
         self.mass, self.inertia = rigid_body_properties(robot)
         self.tan_tilt = math.tan(max_inclination_angle_rad)
         self.max_yaw_rate = float(max_yaw_rate)
-        from isaaclab_newton.physics import NewtonManager
-
-        gravity = torch.tensor(NewtonManager._gravity, dtype=torch.float32, device=self.mass.device)
-        self.gravity = gravity
+        self.gravity = torch.tensor(NewtonManager._gravity, dtype=torch.float32, device=self.mass.device)
 
     def force_for(self, accel_w: torch.Tensor) -> torch.Tensor:
         """World-frame force [N] giving ``accel_w`` [m/s^2] against gravity, tilted at most the inclination limit."""

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import torch
 from isaaclab.utils.math import euler_xyz_from_quat
 
-from .lee_attitude import LeeAttitude, check_gain_range, sample_gains
+from .lee_attitude import LeeAttitude, check_gain_range
 
 if TYPE_CHECKING:
     from isaaclab_contrib.assets import Multirotor
@@ -47,6 +47,9 @@ class LeeVelController:
             robot, max_inclination_angle_rad=cfg.max_inclination_angle_rad, max_yaw_rate=cfg.max_yaw_rate
         )
         self.gains = {name: torch.zeros((num_envs, 3), device=device) for name in self._gain_fields()}
+        self._bounds = {
+            name: torch.tensor(getattr(cfg, name), dtype=torch.float32, device=device) for name in self._gain_fields()
+        }
         self.reset()
 
     @staticmethod
@@ -57,7 +60,8 @@ class LeeVelController:
         """Resample the gains of ``env_ids`` (default: all envs)."""
         rows = torch.arange(self.num_envs, device=self.device) if env_ids is None else env_ids
         for name, gains in self.gains.items():
-            gains[rows] = sample_gains(getattr(self.cfg, name), rows.shape[0], self.device)
+            low, high = self._bounds[name]
+            gains[rows] = low + (high - low) * torch.rand((rows.shape[0], 3), device=self.device)
 
     def compute(self, command: torch.Tensor) -> torch.Tensor:
         """Body-frame wrench (force [N], torque [N m]), shape (N, 6), for commands (vx, vy, vz [m/s], yaw rate [rad/s])

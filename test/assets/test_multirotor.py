@@ -92,6 +92,21 @@ def test_allocation_matrix_with_wrong_rotor_count_raises(scene_dir):
         ms.make_scene(cfg, num_envs=1)
 
 
+def test_allocation_yaw_row_against_the_rotor_directions_raises(scene_dir):
+    """An allocation matrix whose yaw row has the opposite spin directions raises naming both fields."""
+    rows = [[0.0] * 4, [0.0] * 4, [1.0] * 4, [0.1] * 4, [0.1] * 4, [-d * ms.RATIO for d in ms.DIRECTIONS]]
+    cfg = ms.multirotor_cfg(scene_dir, allocation_matrix=rows)
+    with pytest.raises(ValueError, match="yaw row .* differs from rotor_directions"):
+        ms.make_scene(cfg, num_envs=1)
+
+
+def test_rotor_directions_of_the_wrong_length_raise(scene_dir):
+    """Three rotor directions for four rotors raise naming the field."""
+    cfg = ms.multirotor_cfg(scene_dir, rotor_directions=[1, -1, 1])
+    with pytest.raises(ValueError, match="rotor_directions"):
+        ms.make_scene(cfg, num_envs=1)
+
+
 def test_thruster_dt_other_than_the_physics_step_raises(scene_dir):
     """A ThrusterCfg.dt that differs from sim.dt raises, naming the group to fix."""
     cfg = ms.multirotor_cfg(scene_dir, actuators={"rotors": ms.thruster_cfg(dt=0.01)})
