@@ -21,8 +21,14 @@ class LeePosController(LeeVelController):
         return ("K_pos_range", "K_vel_range", "K_rot_range", "K_angvel_range")
 
     def compute(self, command: torch.Tensor) -> torch.Tensor:
-        """Body-frame wrench (force [N], torque [N m]), shape (N, 6), for set points (x, y, z [m], yaw [rad]) in the
-        world frame, shape (N, 4)."""
+        """Body-frame wrench (force [N], torque [N m]) for position set points.
+
+        Args:
+            command: (x, y, z [m], yaw [rad]) in the world frame, shape (N, 4).
+
+        Returns:
+            The wrench about the root body origin, shape (N, 6).
+        """
         data = self.robot.data
         pos_err = command[:, :3] - data.root_pos_w.torch
         accel = self.gains["K_pos_range"] * pos_err - self.gains["K_vel_range"] * data.root_lin_vel_w.torch

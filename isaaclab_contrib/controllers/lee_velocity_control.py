@@ -64,8 +64,14 @@ class LeeVelController:
             gains[rows] = low + (high - low) * torch.rand((rows.shape[0], 3), device=self.device)
 
     def compute(self, command: torch.Tensor) -> torch.Tensor:
-        """Body-frame wrench (force [N], torque [N m]), shape (N, 6), for commands (vx, vy, vz [m/s], yaw rate [rad/s])
-        in the world frame, shape (N, 4)."""
+        """Body-frame wrench (force [N], torque [N m]) for velocity commands.
+
+        Args:
+            command: (vx, vy, vz [m/s], yaw rate [rad/s]) in the world frame, shape (N, 4).
+
+        Returns:
+            The wrench about the root body origin, shape (N, 6).
+        """
         data = self.robot.data
         accel = self.gains["K_vel_range"] * (command[:, :3] - data.root_lin_vel_w.torch)
         return self._track(accel, command[:, 3])

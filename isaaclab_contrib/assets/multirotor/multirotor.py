@@ -96,8 +96,11 @@ class Multirotor(Articulation):
     # -- lifecycle -------------------------------------------------------------------------------------
 
     def reset(self, env_ids: Ids = None, env_mask=None) -> None:
-        """Reset as an articulation, then restore the envs' rotor speeds, resample their motor constants and set
-        their thrust targets to the thrust at the default rotor speeds."""
+        """Reset as an articulation, then reset the envs' rotors.
+
+        The rotors get their default speeds back and newly sampled motor constants; their thrust targets become the
+        thrust at the default speeds.
+        """
         super().reset(env_ids, env_mask)
         rows, mask = self._rows(env_ids, env_mask)
         if mask is None:
