@@ -192,9 +192,13 @@ class NewtonAssetBase:
         except RuntimeError:
             return None
 
+    def _active_composers(self) -> list[WrenchComposer]:
+        """The wrench composers holding wrenches (a host-side flag each)."""
+        return [c for c in (self._permanent_wrench_composer, self._instantaneous_wrench_composer) if c.active]
+
     def _apply_wrenches(self) -> None:
         """Sum both composers into the bodies' rows of the external wrench buffer (world frame, at the CoM)."""
-        composers = [c for c in (self._permanent_wrench_composer, self._instantaneous_wrench_composer) if c.active]
+        composers = self._active_composers()
         if not composers and not self._wrench_rows_written:
             return
         wrench = self._external_wrench()
@@ -205,6 +209,12 @@ class NewtonAssetBase:
                     " State.body_f (MuJoCo Warp, XPBD) to use the wrench composers."
                 )
             return
+        torch_view(wrench)[self._binding.body_indices] = self._sum_composers(composers)
+        self._wrench_rows_written = bool(composers)
+        self._instantaneous_wrench_composer.reset()
+
+    def _sum_composers(self, composers: list[WrenchComposer]) -> torch.Tensor:
+        """The composers' wrenches summed per env and body (world frame, at the CoM) in a reused buffer."""
         total = self._wrench_total
         total.zero_()
         quat = self._data.body_link_quat_w.torch
@@ -215,9 +225,7 @@ class NewtonAssetBase:
                 force, torque = quat_apply(quat, force), quat_apply(quat, torque)
             total[..., :3] += force
             total[..., 3:] += torque
-        torch_view(wrench)[self._binding.body_indices] = total
-        self._wrench_rows_written = bool(composers)
-        self._instantaneous_wrench_composer.reset()
+        return total
 
 
 class NewtonAssetMixin(NewtonAssetBase):

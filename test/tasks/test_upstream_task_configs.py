@@ -23,8 +23,6 @@ OPTIONAL_DEPENDENCIES = {
 
 NOT_BUILT = {
     "isaaclab_newton.controllers": "the Newton IK controller and its action term (newton.ik) are not built",
-    "isaaclab_contrib.assets": "multirotor assets (Multirotor, thrusters) are not built",
-    "isaaclab_contrib.actuators": "multirotor thruster actuators are not built",
 }
 """Names from our packages whose whole feature is not built yet, with the reason; every other name must exist."""
 
@@ -58,10 +56,10 @@ def test_other_failures_are_documented_optional_dependencies(outcomes):
 
 
 def test_newton_preset_configs_resolve(outcomes):
-    """At least 87 configs resolve under a Newton physics preset (126 of 142 instantiate in all)."""
+    """At least 87 configs resolve under a Newton physics preset (128 of 142 instantiate in all)."""
     resolved = [o for o in outcomes if o.error is None and o.newton_presets]
     assert len(resolved) >= 87
-    assert sum(o.error is None for o in outcomes) >= 126
+    assert sum(o.error is None for o in outcomes) >= 128
 
 
 def test_coupled_lift_configs_resolve_under_the_proxy_preset(outcomes):

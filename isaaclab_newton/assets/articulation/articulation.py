@@ -40,6 +40,9 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
 
     cfg: ArticulationCfg
 
+    _data_class: type[ArticulationData] = ArticulationData
+    """Data class built at initialization (subclasses with extra buffers replace it)."""
+
     def __init__(self, cfg: ArticulationCfg):
         super().__init__(cfg)
         self._data: ArticulationData | None = None
@@ -164,7 +167,7 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
 
     def _initialize_impl(self) -> None:
         self._binding = ArticulationBinding(self.cfg.prim_path, self.device)
-        self._data = ArticulationData(None, self.device, self._binding)
+        self._data = self._data_class(None, self.device, self._binding)
         self._all_joints = torch.arange(self.num_joints, device=self.device)
         self._all_joints_i32 = self._all_joints.to(torch.int32)
         self._all_joint_ids = wp.from_torch(self._all_joints_i32, dtype=wp.int32)
@@ -221,13 +224,19 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     def _process_actuators_cfg(self) -> None:
         control = NewtonArticulationActuatorControl(self)
         self.actuators = ActuatorCollection(
-            self.cfg.actuators, control, debug_value_resolution=bool(self.cfg.actuator_value_resolution_debug_print)
+            self._joint_actuator_cfgs(),
+            control,
+            debug_value_resolution=bool(self.cfg.actuator_value_resolution_debug_print),
         )
         self._data.bind_actuator_collection(self.actuators)
         self._sync_target_modes()
         # One compute publishes the actuators' velocity limits (data.soft_joint_vel_limits) before the first
         # step: env resets clamp sampled joint velocities to them.
         self.actuators.compute(0.0)
+
+    def _joint_actuator_cfgs(self) -> dict:
+        """The actuator groups that drive joints (all of ``cfg.actuators`` here)."""
+        return self.cfg.actuators
 
     def _process_tendons(self) -> None:
         """No tendons on the Newton backend."""
