@@ -12,14 +12,16 @@ from collections.abc import Sequence
 
 import warp as wp
 
+_SCALARS = (bool, int, float)
+
 
 class RecordedLaunches:
     """A small cache of recorded launches of one device, keyed by kernel, launch shape and argument identity.
 
-    The key is the identity of every argument; an entry keeps its arguments alive, so an ``id`` cannot be reused
-    while its entry is cached (a scalar or array that is a new object records a new launch). At most ``capacity``
-    launches are kept; the oldest is dropped first. While the device is capturing a graph (or the launch is empty),
-    launches go through ``wp.launch`` (nothing is recorded).
+    The key holds Python scalars by value and every other argument by identity; an entry keeps its arguments
+    alive, so an ``id`` cannot be reused while its entry is cached (an array that is a new object records a new
+    launch). At most ``capacity`` launches are kept; the oldest is dropped first. While the device is capturing a
+    graph (or the launch is empty), launches go through ``wp.launch`` (nothing is recorded).
 
     Args:
         device: The Warp device the kernels run on.
@@ -44,7 +46,7 @@ class RecordedLaunches:
         if self._device.is_capturing or 0 in dim:
             wp.launch(kernel, dim=dim, inputs=list(args), device=self._device)
             return
-        ids = list(map(id, args))
+        ids = [a if type(a) in _SCALARS else id(a) for a in args]
         for index in fresh:
             ids[index] = None
         key = (kernel, tuple(dim), *ids)

@@ -59,3 +59,15 @@ def test_empty_launch_is_a_no_op():
     x, y, out = _arrays(0)
     launches.launch(_axpy, (0,), (1.0, x, y, out))
     assert len(launches._launches) == 0
+
+
+def test_scalars_are_keyed_by_value():
+    """An equal scalar (a new float object) replays the entry; a different scalar records its own launch."""
+    launches = RecordedLaunches("cpu")
+    x, y, out = _arrays()
+    launches.launch(_axpy, (4,), (float("2.0"), x, y, out))
+    launches.launch(_axpy, (4,), (float("2.0"), x, y, out))
+    assert len(launches._launches) == 1
+    launches.launch(_axpy, (4,), (-1.0, x, y, out))
+    assert out.numpy().tolist() == [10.0, 9.0, 8.0, 7.0]
+    assert len(launches._launches) == 2
