@@ -107,3 +107,21 @@ def test_implicit_telemetry_matches_pd_law(cartpole_scene):
     scene.write_data_to_sim()
     expected = 10.0 * (0.3 - q) + 1.0 * (0.0 - qd)
     assert torch.allclose(robot.actuators.computed_effort.torch[:, pole], expected, atol=1e-5)
+
+
+def test_telemetry_follows_state_between_unread_steps(cartpole_scene):
+    """Two physics steps without any state read (an env's decimation loop): the second step's computed effort is
+    the PD law on the state after the first step, not on the state before it."""
+    sim, scene, robot = cartpole_scene
+    pole = robot.joint_names.index("cart_to_pole")
+    robot.actuators.target_command.set_position_index(value=torch.full((4, 1), 0.3), joint_ids=[pole])
+    robot.actuators.target_command.set_velocity_index(value=torch.zeros(4, 1), joint_ids=[pole])
+    robot.actuators.target_command.set_effort_index(value=torch.zeros(4, 1), joint_ids=[pole])
+    robot.write_joint_velocity_to_sim_index(velocity=torch.full((4, 2), 1.0))
+    scene.write_data_to_sim()
+    sim.step(render=False)
+    scene.update(sim.get_physics_dt())
+    scene.write_data_to_sim()  # computes from the state after the step above; nothing read it in between
+    q, qd = robot.data.joint_pos.torch[:, pole], robot.data.joint_vel.torch[:, pole]
+    expected = 10.0 * (0.3 - q) + 1.0 * (0.0 - qd)
+    assert torch.allclose(robot.actuators.computed_effort.torch[:, pole], expected, atol=1e-5)

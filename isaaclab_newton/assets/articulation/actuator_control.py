@@ -106,6 +106,19 @@ class NewtonActuatorCollection(ActuatorCollection):
         self._launch_cache = _RecordingLaunchCache(control.launches)
         self._target_command = NewtonActuatorTargetCommand(self, control)
 
+    def compute(self, dt: float = 0.0) -> None:
+        """Compute processed commands and telemetry from the current joint state.
+
+        Core's implicit kernel reads the joint-state buffers it was built with; on Newton those are computed on
+        read, so they are made current first (core reads them only after its launch, which left the telemetry
+        one physics step behind inside the decimation loop).
+
+        Args:
+            dt: Physics step size [s].
+        """
+        _ = self._control.joint_pos, self._control.joint_vel
+        super().compute(dt)
+
 
 class _RecordingLaunchCache(_WarpLaunchCache):
     """Core's launch-cache interface over :class:`RecordedLaunches` (records on CPU as well as CUDA)."""
