@@ -11,8 +11,9 @@ Either way the env resets the flagged envs in the same step (their observation i
 ``extras["nan_envs"]`` holds the number of flagged envs as a 0-d device tensor, and their reward is set to 0.
 
 Actions with NaN or infinite entries are not rejected (that would need a host read every step): the
-non-finite entries are replaced by 0 on the device, counted there, and a warning with the count is logged at
-most once every ``NewtonCfg.nonfinite_log_interval`` env steps (the only host read).
+non-finite entries are replaced by 0 on the device, counted there, and every ``NewtonCfg.nonfinite_log_interval``
+env steps the count is copied to the host (on CUDA into pinned memory, without waiting; read on the first later step
+at which the copy has landed) and a warning with it is logged.
 """
 
 from __future__ import annotations
@@ -87,29 +88,54 @@ class NonfiniteGuardMixin:
         action = action.to(self.device)
         if not action.is_floating_point():
             raise TypeError(f"{type(self).__name__}.step() expects a floating-point action tensor, got {action.dtype}.")
-        if getattr(self, "_nonfinite_action_count", None) is None:
-            self._nonfinite_action_count = torch.zeros((), dtype=torch.int64, device=self.device)
-            self._nonfinite_action_steps = 0
+        counter = getattr(self, "_nonfinite_actions", None)
+        if counter is None:
+            counter = self._nonfinite_actions = _NonfiniteActionCounter(self.device)
         bad = ~torch.isfinite(action)
-        self._nonfinite_action_count += bad.sum()
-        self._nonfinite_action_steps += 1
-        if self._nonfinite_action_steps >= _log_interval(self):
-            self._report_nonfinite_actions()
-        return action.masked_fill(bad, 0.0)
-
-    def _report_nonfinite_actions(self) -> None:
-        """Host read of the accumulated count (only at the logging cadence); warn when it is non-zero."""
-        steps, self._nonfinite_action_steps = self._nonfinite_action_steps, 0
-        count = int(self._nonfinite_action_count)
-        if count:
-            self._nonfinite_action_count.zero_()
+        landed = counter.add(bad, interval=_log_interval(self))
+        if landed is not None and landed[0]:
             logger.warning(
                 "[%s] %d non-finite action entries (NaN/inf) in the last %d env steps were replaced by 0; check the"
                 " policy output.",
                 type(self).__name__,
-                count,
-                steps,
+                *landed,
             )
+        return action.masked_fill(bad, 0.0)
+
+
+class _NonfiniteActionCounter:
+    """Device count of non-finite action entries, handed to the host every ``interval`` steps without waiting.
+
+    Args:
+        device: The env's device.
+    """
+
+    def __init__(self, device: str):
+        self._cuda = torch.device(device).type == "cuda"
+        self._count = torch.zeros((), dtype=torch.int64, device=device)
+        self._host = torch.zeros((), dtype=torch.int64, pin_memory=self._cuda)
+        self._landed: torch.cuda.Event | None = None
+        self._steps = 0
+        self._copied_steps = 0
+
+    def add(self, bad: torch.Tensor, *, interval: int) -> tuple[int, int] | None:
+        """Count ``bad``'s set entries; return ``(count, steps)`` of a copy that reached the host, else ``None``."""
+        self._count += bad.sum()
+        self._steps += 1
+        landed = None
+        if self._landed is not None and self._landed.query():
+            self._landed = None
+            landed = (int(self._host), self._copied_steps)
+        if self._steps < interval or self._landed is not None:
+            return landed
+        self._copied_steps, self._steps = self._steps, 0
+        self._host.copy_(self._count, non_blocking=self._cuda)
+        self._count.zero_()
+        if not self._cuda:
+            return int(self._host), self._copied_steps
+        self._landed = torch.cuda.Event()
+        self._landed.record()
+        return landed
 
 
 class DirectNonfiniteGuardMixin(NonfiniteGuardMixin):
