@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import newton
 import numpy as np
@@ -32,6 +32,9 @@ class NewtonReplicateContext:
 
     replicate_priority: int = 0
     """Order among clone contexts (USD authoring contexts run first)."""
+
+    world_hooks: ClassVar[tuple[Any, ...]] = ()
+    """Per-world builder callbacks, set by :func:`~isaaclab_newton.cloner.newton_builder_world_hook` only."""
 
     def __init__(self, sim: SimulationContext):
         self._sim = sim
@@ -94,7 +97,16 @@ class NewtonReplicateContext:
         xforms = [wp.transform(tuple(float(v) for v in p), wp.quat_identity()) for p in positions]
 
         world_offsets: list[dict[str, int]] = []
-        if len(prototypes) == 1:
+        hooks = NewtonReplicateContext.world_hooks
+        if hooks:
+            for w in range(num_worlds):
+                world_offsets.append(builder_counts(builder))
+                builder.begin_world()
+                builder.add_builder(prototypes[int(layout_ids[w])][0], xform=xforms[w], label_prefix=labels[w])
+                for hook in hooks:
+                    hook(builder, w, wp.vec3(*positions[w]), wp.quat_identity())
+                builder.end_world()
+        elif len(prototypes) == 1:
             proto, _ = prototypes[int(layout_ids[0])] if num_worlds else (None, [])
             base = builder_counts(builder)
             step = builder_counts(proto) if proto is not None else {}
