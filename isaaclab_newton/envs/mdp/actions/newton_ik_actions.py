@@ -54,7 +54,10 @@ class NewtonInverseKinematicsAction(ActionTerm):
             raise ValueError("NewtonInverseKinematicsActionCfg.objectives needs at least one NewtonIKPoseObjectiveCfg.")
         self._joint_ids, self._joint_names = self._asset.find_joints(cfg.joint_names)
         for pose in pose_cfgs:
-            ids, names = self._asset.find_bodies(pose.body_name)
+            try:
+                ids, names = self._asset.find_bodies(pose.body_name)
+            except ValueError:
+                ids, names = [], []
             if len(ids) != 1:
                 raise ValueError(
                     f"NewtonIKPoseObjectiveCfg.body_name {pose.body_name!r} matches {len(ids)} bodies of"
