@@ -16,23 +16,12 @@ _upstream = load_isaaclab_tasks_module(
 class LocomotionMaskResetEnv(MaskResetMixin, _upstream.LocomotionDirectEnv):
     """Isaac Lab's ``LocomotionDirectEnv``; ``env.step()`` resets done envs by mask (see :mod:`.mask_reset`)."""
 
-    def _reset_masked_task(self, mask: torch.Tensor) -> None:
-        """Default root state, joint offsets sampled for every env (clamped to the soft limits), fresh potentials.
-
-        Actions, root and joint state and potentials change only where ``mask`` is set. The derived values the
-        observation reads are recomputed for all envs, as the index path does on steps with resets; for envs
-        that did not reset they come out unchanged (only ``prev_potentials``, rewritten before its next read).
-        """
-        self._log_masked_success_rate(mask)
+    def _write_masked_sim_state(self, mask: torch.Tensor) -> None:
+        """Default root state and joint offsets sampled for every env (clamped to the soft limits), where ``mask``."""
         cfg, robot = self.cfg, self.robot
         data = robot.data
-        self.actions.masked_fill_(mask[:, None], 0.0)
-
-        root_pose = data.default_root_pose.torch.clone()
-        root_pose[:, :3] += self.scene.env_origins
-        robot.write_root_pose_to_sim_mask(root_pose=root_pose, env_mask=mask)
+        robot.write_root_pose_to_sim_mask(root_pose=self._default_root_pose_w(), env_mask=mask)
         robot.write_root_velocity_to_sim_mask(root_velocity=data.default_root_vel.torch, env_mask=mask)
-
         default_pos, default_vel = data.default_joint_pos.torch, data.default_joint_vel.torch
         pos_limits = data.soft_joint_pos_limits.torch
         vel_limits = data.soft_joint_vel_limits.torch
@@ -43,9 +32,22 @@ class LocomotionMaskResetEnv(MaskResetMixin, _upstream.LocomotionDirectEnv):
         robot.write_joint_position_to_sim_mask(position=joint_pos, env_mask=mask)
         robot.write_joint_velocity_to_sim_mask(velocity=joint_vel, env_mask=mask)
 
-        to_target = self.targets - root_pose[:, :3]
+    def _reset_masked_task(self, mask: torch.Tensor) -> None:
+        """Actions and potentials of the masked envs reset; the derived values the observation reads recomputed.
+
+        They are recomputed for all envs, as the index path does on steps with resets; for envs that did not reset
+        they come out unchanged (only ``prev_potentials``, rewritten before its next read).
+        """
+        self._log_masked_success_rate(mask)
+        self.actions.masked_fill_(mask[:, None], 0.0)
+        to_target = self.targets - self._default_root_pose_w()[:, :3]
         to_target[:, 2] = 0.0
         fresh = -torch.linalg.norm(to_target, ord=2, dim=-1) / self.step_dt
         self.potentials = torch.where(mask, fresh, self.potentials)
-
         self._compute_intermediate_values()
+
+    def _default_root_pose_w(self) -> torch.Tensor:
+        """Default root poses offset into each env's origin, shape (num_envs, 7)."""
+        root_pose = self.robot.data.default_root_pose.torch.clone()
+        root_pose[:, :3] += self.scene.env_origins
+        return root_pose

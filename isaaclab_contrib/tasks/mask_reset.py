@@ -11,6 +11,13 @@ Configurations the mask path cannot serve (terminal observations, RTX rerenders 
 models, which core resets by index) go through core's index path unchanged. So do CPU simulations unless
 :attr:`MaskResetMixin.mask_reset_on_cpu` is set: there ``nonzero`` does not synchronize with a device, and the
 index path skips all reset work on steps where no env is done, while the mask path runs it on every step.
+
+Because the mask path runs on every step, its cost is paid on every step. On CUDA its simulation part (asset resets
+and the task's state writes, :meth:`MaskResetMixin._write_masked_sim_state`) is therefore replayed from one CUDA
+graph (:class:`~isaaclab_newton.physics.graph.TorchWarpGraph`), recorded on the second reset after the first ran
+eagerly and loaded every kernel. The graph is recorded again when Python state it branches on changes (which wrench
+composers are active). Sensors, episode counters and the task's own buffers (:meth:`MaskResetMixin._reset_masked_task`,
+which may rebind attributes) are reset eagerly after it.
 """
 
 from __future__ import annotations
@@ -18,21 +25,30 @@ from __future__ import annotations
 import torch
 import warp as wp
 
+from isaaclab_newton.physics import NewtonManager
+from isaaclab_newton.physics.graph import TorchWarpGraph
+
 
 class MaskResetMixin:
     """Overrides ``_reset_envs_from_buffer`` of a :class:`~isaaclab.envs.DirectRLEnv` task with a mask reset.
 
     Put it first in the bases (``class Env(MaskResetMixin, UpstreamEnv)``) and implement
-    :meth:`_reset_masked_task`.
+    :meth:`_write_masked_sim_state` and :meth:`_reset_masked_task`.
     """
 
     mask_reset_on_cpu: bool = False
     """Reset by mask on CPU too (for checking the mask path without a GPU; slower there, see the module notes)."""
 
+    capture_mask_reset: bool = True
+    """On CUDA (with ``NewtonCfg.use_cuda_graph``), replay the simulation part of the mask reset from a CUDA graph."""
+
     def __init__(self, cfg, render_mode: str | None = None, **kwargs):
         super().__init__(cfg, render_mode, **kwargs)
         self._reset_mask = torch.zeros(self.num_envs, dtype=torch.bool, device=self.device)
         self._reset_mask_wp = wp.from_torch(self._reset_mask, dtype=wp.bool)
+        self._reset_graph: TorchWarpGraph | None = None
+        self._reset_graph_key: tuple[bool, ...] | None = None
+        self._reset_warm_key: tuple[bool, ...] | None = None
 
     def _mask_reset_supported(self) -> bool:
         """Whether to reset by mask: core's conditions hold, no index-only managers, not CPU (unless opted in)."""
@@ -55,12 +71,18 @@ class MaskResetMixin:
 
     def _reset_masked(self, mask: torch.Tensor) -> None:
         """Everything ``_reset_idx`` does for the envs set in ``mask`` (bool, shape ``(num_envs,)``)."""
-        self._reset_masked_scene(mask)
+        if mask is self._reset_mask and self._graph_reset_enabled():
+            self._replay_masked_sim()
+        else:
+            self._reset_masked_sim(mask)
+        sensor_mask = self._reset_mask_wp if mask is self._reset_mask else wp.from_torch(mask, dtype=wp.bool)
+        for sensor in self.scene.sensors.values():
+            sensor.reset(env_mask=sensor_mask)
         self.episode_length_buf.masked_fill_(mask, 0)
         self._reset_masked_task(mask)
 
-    def _reset_masked_scene(self, mask: torch.Tensor) -> None:
-        """Reset every asset and sensor of the scene for the masked envs (core's ``scene.reset`` by mask)."""
+    def _reset_masked_sim(self, mask: torch.Tensor) -> None:
+        """Assets of the scene and the task's simulation state for the masked envs, kinematics brought up to date."""
         scene = self.scene
         groups = (
             scene.articulations,
@@ -73,8 +95,43 @@ class MaskResetMixin:
         for group in groups:
             for asset in group.values():
                 asset.reset(env_mask=mask)
-        for sensor in scene.sensors.values():
-            sensor.reset(env_mask=self._reset_mask_wp)
+        self._write_masked_sim_state(mask)
+        NewtonManager.update_kinematics()
+
+    def _graph_reset_enabled(self) -> bool:
+        """Whether the simulation part of the reset replays from a CUDA graph."""
+        return self.capture_mask_reset and torch.device(self.device).type == "cuda" and NewtonManager.uses_graph()
+
+    def _reset_graph_state(self) -> tuple[bool, ...]:
+        """Python state the recorded reset branches on: whether each asset's wrench composers are active."""
+        state = []
+        for group in (self.scene.articulations, self.scene.rigid_objects, self.scene.rigid_object_collections):
+            for asset in group.values():
+                state += [asset.permanent_wrench_composer.active, asset.instantaneous_wrench_composer.active]
+        return tuple(state)
+
+    def _replay_masked_sim(self) -> None:
+        """Run :meth:`_reset_masked_sim` on ``_reset_mask`` from its CUDA graph (eagerly once per new graph state)."""
+        NewtonManager.update_kinematics()  # work queued before the reset runs outside the graph
+        key = self._reset_graph_state()
+        if self._reset_graph is None or key != self._reset_graph_key:
+            if key != self._reset_warm_key:
+                # first reset in this state: run eagerly, so that every kernel is loaded and lazy buffers exist
+                self._reset_warm_key = key
+                self._reset_masked_sim(self._reset_mask)
+                return
+            self._reset_graph = None
+            NewtonManager.note_state_write()  # cached reads go stale: the recorded reads recompute on every replay
+            try:
+                self._reset_graph = TorchWarpGraph(lambda: self._reset_masked_sim(self._reset_mask), self.device)
+            except RuntimeError as err:
+                raise RuntimeError(
+                    f"The mask reset of {type(self).__name__} could not be recorded in a CUDA graph ({err}). Set"
+                    f" {type(self).__name__}.capture_mask_reset = False to run it eagerly."
+                ) from err
+            self._reset_graph_key = key
+        self._reset_graph.replay()
+        NewtonManager.note_state_write()
 
     def _log_masked_success_rate(self, mask: torch.Tensor) -> None:
         """``extras["log"]["Metrics/success_rate"]``: share of the reset envs that timed out (kept if none reset).
@@ -92,6 +149,15 @@ class MaskResetMixin:
         rate = (self.reset_time_outs & mask).sum().float() / count.clamp(min=1).float()
         log["Metrics/success_rate"] = torch.where(count > 0, rate, previous)
 
+    def _write_masked_sim_state(self, mask: torch.Tensor) -> None:
+        """Write the reset simulation state (root, joints) of the envs set in ``mask``, after the asset resets.
+
+        Sample for every env and write with the ``*_mask`` writers. On CUDA this runs inside a CUDA graph: read
+        and write only persistent buffers (asset data, model and state, task buffers updated in place), rebind no
+        attributes and keep Python state unchanged; task bookkeeping goes in :meth:`_reset_masked_task`.
+        """
+        raise NotImplementedError(f"{type(self).__name__} must implement _write_masked_sim_state(mask).")
+
     def _reset_masked_task(self, mask: torch.Tensor) -> None:
-        """Reset the task's own state (robot state, task buffers) of the envs set in ``mask``."""
+        """Reset the task's own buffers of the envs set in ``mask`` (eagerly, after the simulation state)."""
         raise NotImplementedError(f"{type(self).__name__} must implement _reset_masked_task(mask).")

@@ -37,11 +37,14 @@ def flag_nonfinite_envs(env: Any) -> torch.Tensor:
     Args:
         env: A direct or manager-based Isaac Lab environment on the Newton backend.
     """
-    flags = wp.to_torch(NewtonManager.get_nonfinite_worlds())[: env.num_envs]
+    worlds = NewtonManager.get_nonfinite_worlds()
+    cached = getattr(env, "_nonfinite_flags", None)
+    if cached is None or cached[0] is not worlds:  # the torch view is made once per flag array
+        cached = env._nonfinite_flags = (worlds, wp.to_torch(worlds)[: env.num_envs])
     mask = getattr(env, "_nonfinite_env_mask", None)
     if mask is None:
         mask = env._nonfinite_env_mask = torch.zeros(env.num_envs, dtype=torch.bool, device=env.device)
-    mask.copy_(flags)
+    mask.copy_(cached[1])
     env.extras["nan_envs"] = mask.sum()
     return mask
 

@@ -102,12 +102,12 @@ class NewtonBodyDataMixin:
         self._n = binding.num_instances
         self._nb = len(binding.body_names)
         self._views: dict[int, tuple[wp.array, torch.Tensor]] = {}
-        self._lazy: dict[str, tuple[TimestampedBuffer, Callable[[], torch.Tensor | None]]] = {}
+        self._lazy: dict[str, tuple[TimestampedBuffer, Callable[[], torch.Tensor | None], torch.Tensor]] = {}
         self._static: dict[str, ProxyArray] = {}
         for scope, rows in (("body", binding.body_indices), ("root", binding.root_body)):
             shape = (self._n, self._nb) if scope == "body" else (self._n,)
             for suffix, (dtype, _, attr) in _SOURCES.items():
-                self._add_lazy(f"{scope}_{suffix}", shape, dtype, self._gather_state(attr, rows))
+                self._add_gather(f"{scope}_{suffix}", shape, dtype, attr, rows)
             for suffix, (dtype, _, fn) in _FRAME_FIELDS.items():
                 self._add_lazy(f"{scope}_{suffix}", shape, dtype, self._frame_compute(scope, fn))
         for name, (source, _) in _ROOT_BODY_FRAME.items():
@@ -138,29 +138,40 @@ class NewtonBodyDataMixin:
     # -- lazy machinery ------------------------------------------------------------------------------
 
     def _add_lazy(self, name: str, shape: tuple, dtype, compute: Callable[[], torch.Tensor | None]) -> None:
+        """Register a lazy buffer recomputed by ``compute`` when stale.
+
+        ``compute`` returns the new value, or ``None`` when it wrote the buffer itself or the last value stands.
+        """
         device = self._binding.device
         array = wp.zeros((*shape, 13), dtype=wp.float32, device=device) if dtype is None else None
         if array is None:
             array = wp.zeros(shape, dtype=dtype, device=device)
-        self._lazy[name] = (TimestampedBuffer(data=ProxyArray(array), timestamp=-1), compute)
+        # the torch view is kept next to the buffer: internal reads skip ProxyArray.torch (and its quatf check)
+        self._lazy[name] = (TimestampedBuffer(data=ProxyArray(array), timestamp=-1), compute, wp.to_torch(array))
 
     def _read(self, name: str) -> ProxyArray:
         """Return the buffer ``name``, recomputing it first if the state changed since it was computed."""
         NewtonManager.update_kinematics()  # applies queued resets/FK; a no-op when nothing is queued
-        buf, compute = self._lazy[name]
+        self._refresh(name)
+        return self._lazy[name][0].data
+
+    def _refresh(self, name: str) -> torch.Tensor:
+        """Recompute the lazy buffer ``name`` if stale (queued kinematics already applied); its torch view."""
+        buf, compute, tensor = self._lazy[name]
         stamp = NewtonManager.get_state_stamp()
         if buf.timestamp != stamp:
             value = compute()
             if value is not None:
-                buf.data.torch.copy_(value)
+                tensor.copy_(value)
             buf.timestamp = stamp
-        return buf.data
+        return tensor
 
     def _v(self, name: str) -> torch.Tensor:
-        """Current value of a lazy or static quantity as a torch tensor."""
-        if name in self._static:
-            return self._static[name].torch
-        return self._read(name).torch
+        """Current value of a lazy or static quantity as a torch tensor, inside a compute (kinematics applied)."""
+        static = self._static.get(name)
+        if static is not None:
+            return static.torch
+        return self._refresh(name)
 
     def _view(self, array: wp.array) -> torch.Tensor:
         """Cached zero-copy torch view of a manager array."""
@@ -170,8 +181,16 @@ class NewtonBodyDataMixin:
             self._views[id(array)] = cached
         return cached[1]
 
-    def _gather_state(self, attr: str, rows: torch.Tensor) -> Callable[[], torch.Tensor]:
-        return lambda: self._view(getattr(NewtonManager.get_state_0(), attr))[rows]
+    def _add_gather(self, name: str, shape: tuple, dtype, attr: str, rows: torch.Tensor) -> None:
+        """A lazy buffer holding ``State.<attr>`` at ``rows``, gathered straight into it (one index_select)."""
+        index = rows.reshape(-1).contiguous()
+
+        def compute() -> None:
+            torch.index_select(self._view(getattr(NewtonManager.get_state_0(), attr)), 0, index, out=out)
+
+        self._add_lazy(name, shape, dtype, compute)
+        tensor = self._lazy[name][2]
+        out = tensor.view(-1, *tensor.shape[rows.dim() :])
 
     def _frame_compute(self, scope: str, fn: _Compute) -> Callable[[], torch.Tensor]:
         def com_b() -> torch.Tensor:
@@ -216,6 +235,9 @@ class NewtonBodyDataMixin:
     # -- properties -----------------------------------------------------------------------------------
 
     def _t(self, name: str) -> torch.Tensor:
+        """Current value of a lazy or static quantity as a torch tensor (applies queued kinematics first)."""
+        if name not in self._static:
+            NewtonManager.update_kinematics()
         return self._v(name)
 
     def read_body_properties(self) -> None:

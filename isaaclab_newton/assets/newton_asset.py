@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import newton
-import numpy as np
 import torch
 import warp as wp
 from isaaclab.utils.math import quat_apply, quat_apply_inverse, quat_inv, quat_mul
@@ -14,6 +13,7 @@ from isaaclab.utils.wrench_composer import WrenchComposer
 
 from ..physics import NewtonManager
 from .articulation.binding import ArticulationBinding, torch_view
+from .index_cache import IndexResolver
 from .write_checks import check_selection_size, checked_tensor
 
 Ids = Sequence[int] | torch.Tensor | wp.array | slice | None
@@ -32,7 +32,9 @@ class NewtonAssetBase:
         """Index helpers and wrench composers; call once the binding and data exist."""
         bind = self._binding
         n = bind.num_instances
-        self._ALL_INDICES = wp.array(np.arange(n, dtype=np.int32), device=self.device)
+        self._env_index = IndexResolver(n, self.device)
+        self._shape_limits: tuple[tuple[str, int], ...] | None = None  # filled on the first command write
+        self._ALL_INDICES = self._env_index.all_ids
         self._all_envs = torch.arange(n, device=self.device)
         self._all_bodies = torch.arange(len(bind.body_names), device=self.device)
         model_device = str(NewtonManager.get_model().device)
@@ -93,10 +95,8 @@ class NewtonAssetBase:
         return self._index_tensor(env_ids, self._all_envs), None
 
     def _resolve_env_ids(self, env_ids: Ids) -> wp.array:
-        if env_ids is None or (isinstance(env_ids, slice) and env_ids == slice(None)):
-            return self._ALL_INDICES
-        ids = self._index_tensor(env_ids, self._all_envs)
-        return wp.from_torch(ids.to(torch.int32).contiguous(), dtype=wp.int32)
+        """Env selector as an int32 Warp array; conversions of repeated selectors are cached."""
+        return self._env_index.resolve(env_ids)
 
     def _checked(self, value, shape: tuple[int, ...], name: str, where: str, *, allow_scalar: bool = True):
         """Check a written value's shape and dtype (see :func:`~.write_checks.checked_tensor`)."""
@@ -121,16 +121,33 @@ class NewtonAssetBase:
         """
         if self.cfg.disable_shape_checks is True:
             return
+        limits = self._shape_axis_limits()
+        sizes = axis_sizes or shape
+        trailing = self._DTYPE_TO_TORCH_TRAILING_DIMS.get(dtype, ())
+        if (
+            type(tensor) is torch.Tensor
+            and dtype is wp.float32
+            and tensor.dtype is torch.float32
+            and tensor.shape == (*shape, *trailing)
+            and all(size <= limit for size, (_, limit) in zip(sizes, limits, strict=False))
+        ):
+            return  # the common case, decided without building messages; the checks below raise otherwise
         where = f"{type(self).__name__} command write"
-        for size, (axis, limit_name) in zip(axis_sizes or shape, self._SHAPE_AXIS_LIMITS, strict=False):
-            check_selection_size(size, getattr(self, limit_name), axis=axis, where=where, name=name)
+        for size, (axis, limit) in zip(sizes, limits, strict=False):
+            check_selection_size(size, limit, axis=axis, where=where, name=name)
         if isinstance(tensor, wp.array) and tensor.dtype != dtype:
             raise TypeError(
                 f"{where}: '{name}' is a Warp array of dtype {wp.types.type_repr(tensor.dtype)}; pass"
                 f" {wp.types.type_repr(dtype)}."
             )
-        trailing = self._DTYPE_TO_TORCH_TRAILING_DIMS.get(dtype, ())
         checked_tensor(tensor, (*shape, *trailing), name=name, where=where, device=self.device)
+
+    def _shape_axis_limits(self) -> tuple[tuple[str, int], ...]:
+        """(axis name, size) of the axes a command selection indexes; the sizes are fixed once initialized."""
+        limits = self._shape_limits
+        if limits is None:
+            limits = self._shape_limits = tuple((axis, getattr(self, name)) for axis, name in self._SHAPE_AXIS_LIMITS)
+        return limits
 
     def assert_shape_and_dtype_mask(self, tensor, masks, dtype, name: str = "", trailing_dims=()) -> None:
         """Mask variant of :meth:`assert_shape_and_dtype`: the value is full-sized over every mask."""
@@ -192,9 +209,13 @@ class NewtonAssetBase:
         except RuntimeError:
             return None
 
+    def _active_composers(self) -> list[WrenchComposer]:
+        """The wrench composers holding wrenches (a host-side flag each)."""
+        return [c for c in (self._permanent_wrench_composer, self._instantaneous_wrench_composer) if c.active]
+
     def _apply_wrenches(self) -> None:
         """Sum both composers into the bodies' rows of the external wrench buffer (world frame, at the CoM)."""
-        composers = [c for c in (self._permanent_wrench_composer, self._instantaneous_wrench_composer) if c.active]
+        composers = self._active_composers()
         if not composers and not self._wrench_rows_written:
             return
         wrench = self._external_wrench()
@@ -205,6 +226,12 @@ class NewtonAssetBase:
                     " State.body_f (MuJoCo Warp, XPBD) to use the wrench composers."
                 )
             return
+        torch_view(wrench)[self._binding.body_indices] = self._sum_composers(composers)
+        self._wrench_rows_written = bool(composers)
+        self._instantaneous_wrench_composer.reset()
+
+    def _sum_composers(self, composers: list[WrenchComposer]) -> torch.Tensor:
+        """The composers' wrenches summed per env and body (world frame, at the CoM) in a reused buffer."""
         total = self._wrench_total
         total.zero_()
         quat = self._data.body_link_quat_w.torch
@@ -215,9 +242,7 @@ class NewtonAssetBase:
                 force, torque = quat_apply(quat, force), quat_apply(quat, torque)
             total[..., :3] += force
             total[..., 3:] += torque
-        torch_view(wrench)[self._binding.body_indices] = total
-        self._wrench_rows_written = bool(composers)
-        self._instantaneous_wrench_composer.reset()
+        return total
 
 
 class NewtonAssetMixin(NewtonAssetBase):

@@ -13,6 +13,7 @@ from ..sim.spawners.deformable_spawners import add_deformable
 from ..sim.spawners.deformable_spawners_cfg import DeformableSpawnerCfg
 from ..sim.spawners.file_checks import check_xml_file, describe_import_error
 from ..sim.spawners.file_spawners_cfg import GroundPlaneCfg, NewtonFileCfg
+from ..sim.spawners.mpm import MPMGridCfg, add_mpm_grid
 
 
 def _self_collisions(spawn: NewtonFileCfg) -> bool:
@@ -181,6 +182,9 @@ def add_asset_prototype(
         return prefix
     if isinstance(spawn, DeformableSpawnerCfg):
         add_deformable(builder, spawn, init_transform(cfg), label=prefix)
+        return prefix
+    if isinstance(spawn, MPMGridCfg):
+        add_mpm_grid(builder, spawn, init_transform(cfg))
         return prefix
     if isinstance(spawn, GroundPlaneCfg):
         pose = init_transform(cfg)

@@ -65,3 +65,47 @@ def capture(fn: Callable[[], None], device: str) -> wp.Graph:
 def launch(graph: wp.Graph) -> None:
     """Replay a captured graph."""
     wp.capture_launch(graph)
+
+
+class TorchWarpGraph:
+    """A CUDA graph of work that mixes PyTorch operations and Warp launches, replayed on PyTorch's current stream.
+
+    Both libraries issue onto one capture stream: PyTorch's capture stream, handed to Warp as an external capture,
+    so Warp knows a graph is being recorded (its allocations become graph allocations). Tensors allocated during
+    the capture live in the graph's private memory pool and are rewritten in place by every replay; random numbers
+    drawn with PyTorch's default CUDA generator are fresh on every replay.
+
+    The captured work must read and write only memory that outlives the graph (persistent buffers, model and state
+    arrays), must not synchronize with the host and must not branch on device data. Python side effects of
+    ``fn`` (flags, counters, attributes rebound to new tensors) happen once, at capture, and not on replay.
+
+    Args:
+        fn: The work to capture (run once, on the capture stream, while recording).
+        device: CUDA device, e.g. ``"cuda:0"``.
+    """
+
+    def __init__(self, fn: Callable[[], None], device: str):
+        import torch
+
+        warp_device = wp.get_device(device)
+        if not warp_device.is_cuda:
+            raise ValueError(f"TorchWarpGraph needs a CUDA device, got {device!r}.")
+        torch_stream = torch.cuda.Stream(device=torch.device(device))
+        warp_stream = wp.stream_from_torch(torch_stream)
+        self._graph = torch.cuda.CUDAGraph()
+        torch.cuda.synchronize(device)
+        with (
+            wp.ScopedDevice(warp_device),
+            wp.ScopedStream(warp_stream, sync_enter=False),
+            torch.cuda.graph(self._graph, stream=torch_stream, capture_error_mode="thread_local"),
+        ):
+            wp.capture_begin(stream=warp_stream, external=True, capture_mode=wp.CaptureMode.THREAD_LOCAL)
+            try:
+                fn()
+            finally:
+                # keeps Warp's graph allocations alive as long as this object
+                self._warp_graph = wp.capture_end(stream=warp_stream)
+
+    def replay(self) -> None:
+        """Replay the captured work on PyTorch's current stream."""
+        self._graph.replay()

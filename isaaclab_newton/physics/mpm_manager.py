@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import newton
 import numpy as np
+import warp as wp
 from newton.solvers import SolverImplicitMPM
 
 from .mpm_manager_cfg import MPMSolverCfg
@@ -25,6 +26,9 @@ _CONFIG_FIELDS = (
     "separate_worlds",
     "grid_padding",
     "max_active_cell_count",
+    "max_leaf_node_count",
+    "max_lower_node_count",
+    "max_upper_node_count",
     "solver",
     "warmstart_mode",
     "collider_velocity_mode",
@@ -32,6 +36,26 @@ _CONFIG_FIELDS = (
     "velocity_basis",
     "collider_basis",
 )
+
+
+class _ProjectingImplicitMPM(SolverImplicitMPM):
+    """Implicit MPM that projects particles found inside colliders back to their surface after every step.
+
+    Projection is part of the solver's step, so it also runs where a coupler steps the solver as an entry.
+    """
+
+    def step(
+        self,
+        state_in: newton.State,
+        state_out: newton.State,
+        control: newton.Control,
+        contacts: newton.Contacts | None,
+        dt: float,
+        *,
+        observables: SolverBase.Observables | None = None,
+    ) -> None:
+        super().step(state_in, state_out, control, contacts, dt, observables=observables)
+        self.project_outside(state_out, state_out, dt)
 
 
 class NewtonMPMManager(NewtonManager):
@@ -48,19 +72,59 @@ class NewtonMPMManager(NewtonManager):
     """
 
     @classmethod
+    def reset_solver_state(cls, *, world_mask: wp.array | None = None, flags: int | None = None) -> None:
+        """Reset the running solver's history of the masked worlds now (MPM alone or inside a coupler).
+
+        For MPM this clears the particles' deformation, stress and velocity-gradient history, warm starts and the
+        cached collider poses of the selected worlds; a coupler forwards it to every entry. Particle positions and
+        velocities are not changed: write them first (e.g. :meth:`MPMObject.write_particle_state_to_sim_index
+        <isaaclab_newton.assets.MPMObject.write_particle_state_to_sim_index>`). Nothing is read back to the host.
+
+        Args:
+            world_mask: Boolean Warp array of shape ``(world_count + 1,)`` on the model device; the last entry
+                selects the shared world ``-1``. ``None`` resets every world.
+            flags: :class:`newton.StateFlags` bitmask of the state quantities to reset (``None``: all).
+
+        Raises:
+            RuntimeError: If no solver is running (before ``sim.reset()``).
+            ValueError: If ``world_mask`` is not a boolean array of shape ``(world_count + 1,)``.
+        """
+        solver, model = NewtonManager._solver, NewtonManager._model
+        if solver is None or model is None:
+            raise RuntimeError("reset_solver_state() needs a running solver: call sim.reset() first.")
+        if world_mask is not None:
+            expected = (model.world_count + 1,)
+            if not isinstance(world_mask, wp.array) or world_mask.dtype != wp.bool or world_mask.shape != expected:
+                got = f"{type(world_mask).__name__} of shape {getattr(world_mask, 'shape', None)}"
+                raise ValueError(
+                    f"reset_solver_state(world_mask=...) needs a wp.bool array of shape {expected} (one entry per"
+                    f" world plus the shared world), got a {got}; build it with wp.from_torch(mask, dtype=wp.bool)."
+                )
+        solver.reset(NewtonManager._state_0, world_mask=world_mask, flags=flags)
+        NewtonManager._state_stamp += 1
+
+    @classmethod
     def _create_solver(cls, model: newton.Model, solver_cfg: MPMSolverCfg) -> SolverImplicitMPM:
         if solver_cfg.voxel_size <= 0.0:
             raise ValueError(f"MPMSolverCfg.voxel_size must be > 0 [m], got {solver_cfg.voxel_size}.")
+        if solver_cfg.separate_worlds and model.world_count > 1 and not wp.get_device(model.device).is_cuda:
+            raise ValueError(
+                "MPMSolverCfg.separate_worlds=True needs a CUDA device: Newton builds the per-world grids with NanoVDB,"
+                " which is CUDA-only. On CPU set separate_worlds=False (one grid shared by all worlds; keep the envs"
+                " farther apart than a few voxels)."
+            )
+        config = SolverImplicitMPM.Config(**{name: getattr(solver_cfg, name) for name in _CONFIG_FIELDS})
+        solver_type = _ProjectingImplicitMPM if solver_cfg.project_outside_colliders else SolverImplicitMPM
+        return solver_type(model, config)
+
+    @classmethod
+    def _build_solver(cls, model: newton.Model, solver_cfg: MPMSolverCfg) -> None:
+        # Alone, MPM moves particles only; inside a coupler other entries integrate the bodies.
         if model.body_count and np.any(model.body_inv_mass.numpy() > 0.0):
             raise ValueError(
                 "The MPM manager integrates particles only, but the model has dynamic rigid bodies that would never"
                 " move. Give them zero mass (static/kinematic colliders) or use a coupled manager."
             )
-        config = SolverImplicitMPM.Config(**{name: getattr(solver_cfg, name) for name in _CONFIG_FIELDS})
-        return SolverImplicitMPM(model, config)
-
-    @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: MPMSolverCfg) -> None:
         NewtonManager._solver = cls._create_solver(model, solver_cfg)
         NewtonManager._use_single_state = True
         NewtonManager._needs_collision_pipeline = False
@@ -77,23 +141,6 @@ class NewtonMPMManager(NewtonManager):
                 "MPMSolverCfg needs particles, but the scene has none: add them to the builder (e.g."
                 " builder.add_particle_grid(...)) before sim.reset()."
             )
-
-    @classmethod
-    def _step_solver(
-        cls,
-        state_0: newton.State,
-        state_1: newton.State,
-        control: newton.Control,
-        contacts: newton.Contacts | None,
-        substep_dt: float,
-        *,
-        observables: SolverBase.Observables | None = None,
-    ) -> None:
-        """Advance one substep in place, then project particles that entered colliders back to their surface."""
-        solver = NewtonManager._solver
-        solver.step(state_0, state_1, control, None, substep_dt, observables=observables)
-        if NewtonManager._solver_cfg.project_outside_colliders:
-            solver.project_outside(state_1, state_1, substep_dt)
 
     @classmethod
     def _supports_cuda_graph_capture(cls) -> bool:

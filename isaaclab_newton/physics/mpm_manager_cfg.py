@@ -50,7 +50,20 @@ class MPMSolverCfg(NewtonSolverCfg):
     """Empty cells added around the particles' bounding box of sparse grids."""
 
     max_active_cell_count: int = -1
-    """Cap of active cells of sparse grids (-1: no cap)."""
+    """Active-cell capacity summed over all worlds (-1: sparse grids allocate per step, other grids use the exact
+    count). A positive value makes a sparse grid with ``grid_padding=0`` rebuildable in place."""
+
+    max_leaf_node_count: int = -1
+    """Leaf-node (8^3 voxels) capacity of a rebuildable sparse grid over all worlds (-1: one per active cell)."""
+
+    max_lower_node_count: int = -1
+    """Lower internal-node capacity of a rebuildable sparse grid over all worlds (-1: Newton's estimate)."""
+
+    max_upper_node_count: int = -1
+    """Upper internal-node capacity of a rebuildable sparse grid over all worlds (-1: Newton's estimate).
+
+    Capacities must satisfy ``upper <= lower <= leaf <= active`` once resolved; Newton checks them when the solver
+    is built."""
 
     solver: str = "auto"
     """Rheology solver (Newton's names, e.g. ``"auto"``, ``"jacobi"``, ``"gauss-seidel"``)."""
@@ -71,4 +84,5 @@ class MPMSolverCfg(NewtonSolverCfg):
     """Function space of the collider field (e.g. ``"S2"``, ``"pic27"``)."""
 
     project_outside_colliders: bool = True
-    """After every substep, project particles that ended up inside colliders back to their surface."""
+    """After every MPM step, project particles that ended up inside colliders back to their surface (also when the
+    solver runs as a coupler entry)."""

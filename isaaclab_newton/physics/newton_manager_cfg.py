@@ -123,11 +123,12 @@ class NewtonCfg(PhysicsCfg):
     """Solver observable kinds the task wants written on every substep."""
 
     nonfinite_log_interval: int = 100
-    """Physics steps between the host reads of the non-finite world flags.
+    """Physics steps between the host copies of the non-finite world flags.
 
     Every step flags, on the device, the worlds whose body or joint state is not finite; the flags accumulate
-    there, and only every ``nonfinite_log_interval`` steps the manager reads them back (one host sync) and logs
-    a warning with the count and the first world ids. See :meth:`NewtonManager.get_nonfinite_worlds`.
+    there, and every ``nonfinite_log_interval`` steps the manager copies them to the host (on CUDA asynchronously,
+    read once landed: no host sync) and logs a warning with the count and the first world ids. See
+    :meth:`NewtonManager.get_nonfinite_worlds`.
     """
 
     debug_mode: bool = False

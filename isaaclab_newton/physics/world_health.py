@@ -7,8 +7,9 @@ Two buffers of length ``world_count`` hold the result:
 - ``flags[w]`` (``bool``): whether world ``w``'s state was not finite after the last physics step;
 - ``seen[w]`` (``int32``): 1 when world ``w`` was flagged on any step since the last host read.
 
-The host reads ``seen`` only every ``log_interval`` physics steps (one synchronization at that cadence), logs a
-warning with the count and the first world ids, and clears it.
+Every ``log_interval`` physics steps ``seen`` is copied to host memory and cleared. On CUDA the copy goes to pinned
+memory asynchronously and is read once an event says it landed (checked, without waiting, on the following steps),
+so the step never waits for the device; on CPU it is read at once. A warning gives the count and the first world ids.
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ class WorldHealth:
         self.seen = wp.zeros(self.world_count, dtype=wp.int32, device=device)
         self.log_interval = int(log_interval)
         self._steps_since_read = 0
+        self._asynchronous = wp.get_device(device).is_cuda
+        self._host_seen = wp.zeros(self.world_count, dtype=wp.int32, device="cpu", pinned=self._asynchronous)
+        self._copy_landed: wp.Event | None = None
+        self._copied_steps = 0
         self._body_start = model.body_world_start
         self._coord_start = model.joint_coord_world_start
         self._dof_start = model.joint_dof_world_start
@@ -74,21 +79,36 @@ class WorldHealth:
         wp.launch(_clear_masked, dim=self.world_count, inputs=[world_mask, self.flags], device=self.flags.device)
 
     def count_steps(self, num_steps: int, *, manager_name: str) -> None:
-        """Advance the step counter; every ``log_interval`` steps read ``seen`` (host sync), warn and clear it."""
+        """Advance the step counter; every ``log_interval`` steps copy ``seen`` to the host and clear it.
+
+        The copy is reported (a warning when any world was flagged) as soon as it has landed; nothing waits for it.
+        """
         self._steps_since_read += int(num_steps)
-        if self._steps_since_read < self.log_interval or self.world_count == 0:
+        if self.world_count == 0:
             return
-        steps, self._steps_since_read = self._steps_since_read, 0
-        seen = self.seen.numpy()
-        ids = np.flatnonzero(seen)
+        if self._copy_landed is not None and self._copy_landed.is_complete:
+            self._copy_landed = None
+            self._report(manager_name)
+        if self._steps_since_read < self.log_interval or self._copy_landed is not None:
+            return
+        self._copied_steps, self._steps_since_read = self._steps_since_read, 0
+        wp.copy(self._host_seen, self.seen)
+        self.seen.zero_()
+        if self._asynchronous:
+            self._copy_landed = self.seen.device.stream.record_event()
+        else:
+            self._report(manager_name)
+
+    def _report(self, manager_name: str) -> None:
+        """Warn about the worlds set in the host copy of ``seen``."""
+        ids = np.flatnonzero(self._host_seen.numpy())
         if ids.size:
-            self.seen.zero_()
             logger.warning(
                 "[%s] %d world(s) had non-finite body or joint state in the last %d physics steps; first world ids:"
                 " %s. The envs' termination terms reset them (NewtonManager.get_nonfinite_worlds()).",
                 manager_name,
                 ids.size,
-                steps,
+                self._copied_steps,
                 ids[:_MAX_LOGGED_IDS].tolist(),
             )
 

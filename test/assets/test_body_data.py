@@ -57,14 +57,14 @@ def _step(sim, scene, steps: int) -> None:
 
 def _count_computes(data, name: str) -> list[int]:
     """Wrap the compute function of lazy buffer ``name`` with a call counter."""
-    buf, compute = data._lazy[name]
+    buf, compute, tensor = data._lazy[name]
     calls = [0]
 
     def counted():
         calls[0] += 1
         return compute()
 
-    data._lazy[name] = (buf, counted)
+    data._lazy[name] = (buf, counted, tensor)
     return calls
 
 

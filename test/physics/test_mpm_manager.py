@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import logging
 
+import newton
 import numpy as np
 import pytest
 import warp as wp
 
-from isaaclab_newton.physics import MPMSolverCfg, NewtonManager
+from isaaclab_newton.physics import MPMSolverCfg, NewtonManager, NewtonMPMManager
 from isaaclab_newton.physics import graph as graph_module
 
 DT = 1.0 / 120.0
@@ -70,3 +71,96 @@ def test_cpu_graph_request_falls_back_to_eager_with_reason(make_sim, monkeypatch
     z0 = NewtonManager.get_state_0().particle_q.numpy()[:, 2].mean()
     sim.step(render=False)
     assert NewtonManager.get_state_0().particle_q.numpy()[:, 2].mean() < z0
+
+
+@pytest.mark.parametrize(("upper_nodes", "fits"), [(8, True), (1, False)])
+def test_upper_node_capacity_bounds_the_sparse_grid(make_sim, upper_nodes, fits):
+    """A rebuildable sparse grid steps within its capacities; one upper node cannot hold a block across the origin."""
+    cfg = MPMSolverCfg(
+        voxel_size=0.05,
+        max_iterations=10,
+        max_active_cell_count=4096,
+        max_leaf_node_count=64,
+        max_lower_node_count=16,
+        max_upper_node_count=upper_nodes,
+    )
+    sim = make_sim(cfg, dt=DT)
+    _add_particle_block(NewtonManager.create_builder())
+    if fits:
+        sim.reset()
+        sim.step(render=False)
+        assert NewtonManager.get_solver()._sparse_rebuildable
+        return
+    with pytest.raises(RuntimeError, match="max_upper_node_count"):
+        sim.reset()
+        sim.step(render=False)
+
+
+def test_projection_is_part_of_the_solver_step(make_sim):
+    """project_outside_colliders picks a solver whose own step projects (so coupler entries project too)."""
+    from newton.solvers import SolverImplicitMPM
+
+    for project in (True, False):
+        sim = make_sim(MPMSolverCfg(voxel_size=0.05, max_iterations=10, project_outside_colliders=project), dt=DT)
+        _add_particle_block(NewtonManager.create_builder())
+        sim.reset()
+        solver = NewtonManager.get_solver()
+        assert isinstance(solver, SolverImplicitMPM)
+        assert (type(solver).step is not SolverImplicitMPM.step) is project
+
+
+def test_separate_worlds_on_cpu_raises(make_sim):
+    """separate_worlds=True with several worlds on CPU is refused by name (Newton's per-world grids need CUDA)."""
+    sim = make_sim(MPMSolverCfg(voxel_size=0.05, separate_worlds=True), dt=DT, device="cpu")
+    builder = NewtonManager.create_builder()
+    world = newton.ModelBuilder()
+    _add_particle_block(world)
+    builder.replicate(world, 2)
+    with pytest.raises(ValueError, match="MPMSolverCfg.separate_worlds=True needs a CUDA device"):
+        sim.reset()
+
+
+def test_reset_solver_state_zeroes_the_stress_of_masked_worlds(make_sim):
+    """reset_solver_state(world_mask) clears the resting block's particle stress in the masked world only."""
+    sim = make_sim(
+        MPMSolverCfg(
+            voxel_size=0.05,
+            max_iterations=50,
+            warmstart_mode="particles",
+            strain_basis="pic8",
+            collider_basis="pic27",
+        ),
+        dt=DT,
+    )
+    builder = NewtonManager.create_builder()
+    world = newton.ModelBuilder()
+    _register_mpm_attributes(world)
+    _add_particle_block(world)
+    builder.replicate(world, 2, xforms=[wp.transform((x, 0.0, 0.0), wp.quat_identity()) for x in (0.0, 2.0)])
+    sim.reset()
+    for _ in range(90):
+        sim.step(render=False)
+    worlds = NewtonManager.get_model().particle_world.numpy()
+    before = NewtonManager.get_state_0().mpm.particle_stress.numpy().copy()
+    mask = wp.array([False, True, False], dtype=wp.bool, device=NewtonManager.get_model().device)
+    NewtonMPMManager.reset_solver_state(world_mask=mask)
+    after = NewtonManager.get_state_0().mpm.particle_stress.numpy()
+    assert np.abs(before[worlds == 1]).max() > 10.0, "the resting block must carry stress"
+    assert not after[worlds == 1].any()
+    assert np.array_equal(after[worlds == 0], before[worlds == 0])
+
+
+def test_reset_solver_state_rejects_a_wrong_mask(make_sim):
+    """A world mask without the shared-world slot is refused with the expected shape named."""
+    sim = make_sim(MPMSolverCfg(voxel_size=0.05, max_iterations=10), dt=DT)
+    _add_particle_block(NewtonManager.create_builder())
+    sim.reset()
+    with pytest.raises(ValueError, match=r"wp.bool array of shape \(2,\)"):
+        NewtonMPMManager.reset_solver_state(world_mask=wp.zeros(1, dtype=wp.bool))
+
+
+def _register_mpm_attributes(builder) -> None:
+    """Register the MPM attributes on a world prototype (the manager registers them on builders it creates)."""
+    from newton.solvers import SolverImplicitMPM
+
+    SolverImplicitMPM.register_custom_attributes(builder)

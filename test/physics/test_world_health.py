@@ -91,3 +91,19 @@ def test_warning_reports_world_reset_before_the_read(make_sim, caplog):
         sim.step(render=False)
         sim.step(render=False)
     assert any("1 world(s)" in r.getMessage() and "[0]" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.skipif(not wp.is_cuda_available(), reason="the asynchronous host copy is CUDA-only")
+def test_cuda_warning_arrives_without_waiting(make_sim, caplog):
+    """On CUDA the interval's copy is reported on a later step, once landed, with the flagged world's id."""
+    sim = make_sim(MJWarpSolverCfg(), device="cuda:0", nonfinite_log_interval=2)
+    _boxes_in_worlds()
+    sim.reset()
+    _poison_world(1)
+    with caplog.at_level(logging.WARNING, logger="isaaclab_newton.physics.world_health"):
+        sim.step(render=False)
+        sim.step(render=False)  # copy issued here
+        wp.synchronize_device("cuda:0")
+        sim.step(render=False)  # landed: reported here
+    warnings = [r.getMessage() for r in caplog.records if "non-finite" in r.getMessage()]
+    assert len(warnings) == 1 and "1 world(s)" in warnings[0] and "[1]" in warnings[0]

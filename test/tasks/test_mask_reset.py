@@ -22,8 +22,8 @@ FIXED_RESET = {
 }
 
 
-def _make_env(task: str, num_envs: int, *, mask_on_cpu: bool = True, **overrides):
-    """Build ``task`` on CPU with ``num_envs`` envs and cfg overrides; the unwrapped env, mask path opted in."""
+def _make_env(task: str, num_envs: int, *, mask_on_cpu: bool = True, device: str = "cpu", **overrides):
+    """Build ``task`` on ``device`` with ``num_envs`` envs and cfg overrides; the unwrapped env, mask path opted in."""
     import gymnasium as gym
     from isaaclab.sim import SimulationContext
 
@@ -33,7 +33,7 @@ def _make_env(task: str, num_envs: int, *, mask_on_cpu: bool = True, **overrides
     SimulationContext.clear_instance()
     cfg = load_env_cfg(task)
     cfg.scene.num_envs = num_envs
-    cfg.sim.device = "cpu"
+    cfg.sim.device = device
     for name, value in overrides.items():
         setattr(cfg, name, value)
     env = gym.make(task, cfg=cfg).unwrapped
@@ -177,7 +177,7 @@ def test_mask_reset_samples_in_range_and_keeps_other_envs(task):
         _close(env)
 
 
-@pytest.mark.parametrize("task", DIRECT_TASKS)
+@pytest.mark.parametrize("task", [*DIRECT_TASKS, "Isaac-Lift-Soft-Franka-v0", "Isaac-Lift-Cloth-Franka-v0"])
 def test_step_with_resets_reads_no_device_data(task, monkeypatch):
     """50 steps with staggered 3-step episodes call no nonzero, item, tolist or bool/int/float/index of a tensor."""
 

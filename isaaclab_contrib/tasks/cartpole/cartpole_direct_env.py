@@ -14,9 +14,8 @@ _upstream = load_isaaclab_tasks_module("core/cartpole/cartpole_direct_env.py", "
 class CartpoleMaskResetEnv(MaskResetMixin, _upstream.CartpoleEnv):
     """Isaac Lab's ``CartpoleEnv``; ``env.step()`` resets done envs by mask (see :mod:`..mask_reset`)."""
 
-    def _reset_masked_task(self, mask: torch.Tensor) -> None:
+    def _write_masked_sim_state(self, mask: torch.Tensor) -> None:
         """Cart and pole offsets sampled for every env, clamped to the soft limits, written where ``mask`` is set."""
-        self._log_masked_success_rate(mask)
         cfg, robot, n = self.cfg, self.cartpole, self.num_envs
         data = robot.data
         offsets_pos = torch.zeros_like(data.default_joint_pos.torch)
@@ -31,13 +30,13 @@ class CartpoleMaskResetEnv(MaskResetMixin, _upstream.CartpoleEnv):
         joint_vel = (data.default_joint_vel.torch + offsets_vel).clamp_(-vel_limits, vel_limits)
         root_pose = data.default_root_pose.torch.clone()
         root_pose[:, :3] += self.scene.env_origins
-
-        # the observation reads these cached buffers without refreshing them: keep them in step with the write
-        rows = mask[:, None]
-        self.joint_pos.copy_(torch.where(rows, joint_pos, self.joint_pos))
-        self.joint_vel.copy_(torch.where(rows, joint_vel, self.joint_vel))
-
         robot.write_root_pose_to_sim_mask(root_pose=root_pose, env_mask=mask)
         robot.write_root_velocity_to_sim_mask(root_velocity=data.default_root_vel.torch, env_mask=mask)
         robot.write_joint_position_to_sim_mask(position=joint_pos, env_mask=mask)
         robot.write_joint_velocity_to_sim_mask(velocity=joint_vel, env_mask=mask)
+
+    def _reset_masked_task(self, mask: torch.Tensor) -> None:
+        """Success rate logged; the joint state the observation reads without refreshing it is re-read."""
+        self._log_masked_success_rate(mask)
+        self.joint_pos = self.cartpole.data.joint_pos.torch
+        self.joint_vel = self.cartpole.data.joint_vel.torch

@@ -1,18 +1,46 @@
-"""Bridge from core's ActuatorCollection to Newton's ``Control`` and model drive gains."""
+"""Bridge from core's ActuatorCollection to Newton's ``Control`` and model drive gains.
+
+The per-step command path (target setters, the implicit actuator kernel, the submission into ``Control``)
+replays recorded Warp launches (:class:`~isaaclab_newton.physics.recorded_launch.RecordedLaunches`): the same
+kernels with the same arrays every step, so only the first call packs their arguments.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import torch
+import warp as wp
+from isaaclab.actuators import ActuatorCollection, actuator_kernels
+from isaaclab.actuators.actuator_collection import ActuatorTargetCommand
 from isaaclab.actuators.actuator_control import ArticulationActuatorControl
+from isaaclab.utils.warp.launch_cache import _WarpLaunchCache
 
 from ...physics import NewtonManager
-from .binding import torch_view
+from ...physics.recorded_launch import RecordedLaunches
 
 if TYPE_CHECKING:
-    from isaaclab.actuators import ActuatorCollection
+    from isaaclab.actuators.actuator_base_cfg import ActuatorBaseCfg
 
     from .articulation import Articulation
+
+
+@wp.kernel(enable_backward=False)
+def _submit_kernel(
+    position: wp.array2d(dtype=wp.float32),
+    velocity: wp.array2d(dtype=wp.float32),
+    effort: wp.array2d(dtype=wp.float32),
+    coords: wp.array2d(dtype=wp.int32),
+    dofs: wp.array2d(dtype=wp.int32),
+    target_q: wp.array(dtype=wp.float32),
+    target_qd: wp.array(dtype=wp.float32),
+    joint_f: wp.array(dtype=wp.float32),
+):
+    env, joint = wp.tid()
+    target_q[coords[env, joint]] = position[env, joint]
+    dof = dofs[env, joint]
+    target_qd[dof] = velocity[env, joint]
+    joint_f[dof] = effort[env, joint]
 
 
 class NewtonArticulationActuatorControl(ArticulationActuatorControl):
@@ -26,7 +54,11 @@ class NewtonArticulationActuatorControl(ArticulationActuatorControl):
 
     def __init__(self, articulation: Articulation):
         super().__init__(articulation)
-        self._targets: tuple | None = None
+        self.launches = RecordedLaunches(articulation.device)
+        """Recorded launches of the articulation's command path."""
+        bind = articulation._binding
+        self._coords = wp.from_torch(bind.coord_indices.to(torch.int32).contiguous(), dtype=wp.int32)
+        self._dofs = wp.from_torch(bind.dof_indices.to(torch.int32).contiguous(), dtype=wp.int32)
 
     def submit_commands(self, collection: ActuatorCollection) -> None:
         """Copy processed targets and efforts of every env and joint into Newton's ``Control``.
@@ -35,17 +67,103 @@ class NewtonArticulationActuatorControl(ArticulationActuatorControl):
             collection: The collection holding processed command buffers.
         """
         control = NewtonManager.get_control()
-        if self._targets is None or self._targets[0] is not control:
-            # torch views of the control arrays, made once per Control (they live as long as the model)
-            views = (
-                torch_view(control.joint_target_q),
-                torch_view(control.joint_target_qd),
-                torch_view(control.joint_f),
-            )
-            self._targets = (control, *views)
-        _, target_q, target_qd, joint_f = self._targets
-        bind = self._articulation._binding
         out = collection.output_command
-        target_q[bind.coord_indices] = out.position.torch
-        target_qd[bind.dof_indices] = out.velocity.torch
-        joint_f[bind.dof_indices] = out.effort.torch
+        args = (
+            out.position.warp,
+            out.velocity.warp,
+            out.effort.warp,
+            self._coords,
+            self._dofs,
+            control.joint_target_q,
+            control.joint_target_qd,
+            control.joint_f,
+        )
+        self.launches.launch(_submit_kernel, self._coords.shape, args)
+
+
+class NewtonActuatorCollection(ActuatorCollection):
+    """Core's actuator collection with the per-step launches recorded once and replayed, on every device.
+
+    Core records its implicit actuator launch on CUDA only; here it is recorded on CPU too, and the index target
+    setters (``target_command.set_*_index``, which the deprecated ``Articulation.set_joint_*_target_index``
+    forward to) replay a recorded write instead of packing a new launch per call. Results are unchanged: the
+    same kernels run on the same arrays.
+
+    Args:
+        actuator_cfgs: Actuator group configurations.
+        control: The Newton control bridge.
+        debug_value_resolution: Whether to log actuator value resolution.
+    """
+
+    def __init__(
+        self,
+        actuator_cfgs: dict[str, ActuatorBaseCfg],
+        control: NewtonArticulationActuatorControl,
+        *,
+        debug_value_resolution: bool = False,
+    ):
+        super().__init__(actuator_cfgs, control, debug_value_resolution=debug_value_resolution)
+        self._launch_cache = _RecordingLaunchCache(control.launches)
+        self._target_command = NewtonActuatorTargetCommand(self, control)
+
+    def compute(self, dt: float = 0.0) -> None:
+        """Compute processed commands and telemetry from the current joint state.
+
+        Core's implicit kernel reads the joint-state buffers it was built with; on Newton those are computed on
+        read, so they are made current first (core reads them only after its launch, which left the telemetry
+        one physics step behind inside the decimation loop).
+
+        Args:
+            dt: Physics step size [s].
+        """
+        _ = self._control.joint_pos, self._control.joint_vel
+        super().compute(dt)
+
+
+class _RecordingLaunchCache(_WarpLaunchCache):
+    """Core's launch-cache interface over :class:`RecordedLaunches` (records on CPU as well as CUDA)."""
+
+    def __init__(self, launches: RecordedLaunches):
+        self._launches = launches
+
+    def launch(self, key: object, kernel: wp.Kernel, *, dim, inputs, outputs) -> None:
+        self._launches.launch(kernel, tuple(dim), (*inputs, *outputs))
+
+    def clear(self, key: object | None = None) -> None:
+        self._launches.clear()
+
+
+class NewtonActuatorTargetCommand(ActuatorTargetCommand):
+    """Core's target command whose index setters replay a recorded write launch (same kernel, same checks).
+
+    Args:
+        collection: The owning collection.
+        control: The Newton control bridge (index resolution, shape checks, recorded launches).
+    """
+
+    def __init__(self, collection: ActuatorCollection, control: NewtonArticulationActuatorControl):
+        super().__init__(collection)
+        self._control = control
+
+    def set_position_index(self, *, value, joint_ids=None, env_ids=None, full_data: bool = False) -> None:
+        """Set desired positions [m or rad] by index (see :meth:`ActuatorTargetCommand.set_position_index`)."""
+        self._write_index("position", self.position.warp, value, env_ids, joint_ids, full_data)
+
+    def set_velocity_index(self, *, value, joint_ids=None, env_ids=None, full_data: bool = False) -> None:
+        """Set desired velocities [m/s or rad/s] by index (see :meth:`ActuatorTargetCommand.set_velocity_index`)."""
+        self._write_index("velocity", self.velocity.warp, value, env_ids, joint_ids, full_data)
+
+    def set_effort_index(self, *, value, joint_ids=None, env_ids=None, full_data: bool = False) -> None:
+        """Set effort commands [N or N m] by index (see :meth:`ActuatorTargetCommand.set_effort_index`)."""
+        self._write_index("effort", self.effort.warp, value, env_ids, joint_ids, full_data)
+
+    def _write_index(self, command: str, target: wp.array, value, env_ids, joint_ids, full_data: bool) -> None:
+        control, collection = self._control, self._collection
+        env_ids = control.resolve_env_ids(env_ids)
+        joint_ids = control.resolve_joint_ids(joint_ids)
+        rows, cols = env_ids.shape[0], joint_ids.shape[0]
+        shape = (collection.num_instances, collection.num_joints) if full_data else (rows, cols)
+        control.assert_shape_and_dtype(value, shape, wp.float32, "target")
+        kernel = actuator_kernels.write_2d_float_with_indices_kernel(env_ids, joint_ids)
+        control.launches.launch(kernel, (rows, cols), (value, env_ids, joint_ids, full_data, target), fresh=(0,))
+        control.stage_user_command(command, collection, env_ids, joint_ids, None, None)

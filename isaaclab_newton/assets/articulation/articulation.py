@@ -10,15 +10,15 @@ import newton
 import numpy as np
 import torch
 import warp as wp
-from isaaclab.actuators import ActuatorCollection
 from isaaclab.assets.articulation.base_articulation import BaseArticulation
 from isaaclab.utils.string import resolve_matching_names, resolve_matching_names_values
 from isaaclab.utils.warp import ProxyArray
 
 from ...physics import NewtonManager
+from ..index_cache import IndexResolver
 from ..newton_asset import Ids, NewtonAssetMixin
 from ..unsupported import mark_unsupported
-from .actuator_control import NewtonArticulationActuatorControl
+from .actuator_control import NewtonActuatorCollection, NewtonArticulationActuatorControl
 from .articulation_data import ArticulationData
 from .binding import ArticulationBinding, torch_view
 
@@ -39,6 +39,9 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     """
 
     cfg: ArticulationCfg
+
+    _data_class: type[ArticulationData] = ArticulationData
+    """Data class built at initialization (subclasses with extra buffers replace it)."""
 
     def __init__(self, cfg: ArticulationCfg):
         super().__init__(cfg)
@@ -164,10 +167,10 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
 
     def _initialize_impl(self) -> None:
         self._binding = ArticulationBinding(self.cfg.prim_path, self.device)
-        self._data = ArticulationData(None, self.device, self._binding)
+        self._data = self._data_class(None, self.device, self._binding)
         self._all_joints = torch.arange(self.num_joints, device=self.device)
-        self._all_joints_i32 = self._all_joints.to(torch.int32)
-        self._all_joint_ids = wp.from_torch(self._all_joints_i32, dtype=wp.int32)
+        self._joint_index = IndexResolver(self.num_joints, self.device)
+        self._all_joint_ids = self._joint_index.all_ids
         self._all_true_envs = torch.ones(self._binding.num_instances, dtype=torch.bool, device=self.device)
         self._init_common()
         self._validate_cfg()
@@ -220,14 +223,20 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
 
     def _process_actuators_cfg(self) -> None:
         control = NewtonArticulationActuatorControl(self)
-        self.actuators = ActuatorCollection(
-            self.cfg.actuators, control, debug_value_resolution=bool(self.cfg.actuator_value_resolution_debug_print)
+        self.actuators = NewtonActuatorCollection(
+            self._joint_actuator_cfgs(),
+            control,
+            debug_value_resolution=bool(self.cfg.actuator_value_resolution_debug_print),
         )
         self._data.bind_actuator_collection(self.actuators)
         self._sync_target_modes()
         # One compute publishes the actuators' velocity limits (data.soft_joint_vel_limits) before the first
         # step: env resets clamp sampled joint velocities to them.
         self.actuators.compute(0.0)
+
+    def _joint_actuator_cfgs(self) -> dict:
+        """The actuator groups that drive joints (all of ``cfg.actuators`` here)."""
+        return self.cfg.actuators
 
     def _process_tendons(self) -> None:
         """No tendons on the Newton backend."""
@@ -248,10 +257,8 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     # -- index resolution (also used by core's ArticulationActuatorControl) ---------------------------------
 
     def _resolve_joint_ids(self, joint_ids: Ids) -> wp.array:
-        if joint_ids is None or (isinstance(joint_ids, slice) and joint_ids == slice(None)):
-            return self._all_joint_ids
-        ids = self._index_tensor(joint_ids, self._all_joints)
-        return wp.from_torch(ids.to(torch.int32).contiguous(), dtype=wp.int32)
+        """Joint selector as an int32 Warp array; conversions of repeated selectors are cached."""
+        return self._joint_index.resolve(joint_ids)
 
     def _joint_rows(self, env_ids: Ids, joint_ids: Ids, env_mask, joint_mask):
         """(rows, cols, row mask, element mask) of a joint write; masks are ``None`` on the index path."""

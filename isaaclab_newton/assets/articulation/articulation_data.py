@@ -44,8 +44,8 @@ class ArticulationData(NewtonBodyDataMixin, BaseArticulationData):
         self.soft_joint_pos_limit_factor = 1.0
         self._init_body_buffers(binding, device)
         n, j = self._n, self._nj
-        self._add_lazy("joint_pos", (n, j), wp.float32, self._gather_state("joint_q", binding.coord_indices))
-        self._add_lazy("joint_vel", (n, j), wp.float32, self._gather_state("joint_qd", binding.dof_indices))
+        self._add_gather("joint_pos", (n, j), wp.float32, "joint_q", binding.coord_indices)
+        self._add_gather("joint_vel", (n, j), wp.float32, "joint_qd", binding.dof_indices)
         self._add_lazy("joint_acc", (n, j), wp.float32, self._difference("joint_vel"))
         for name in _JOINT_BUFFERS:
             self._static[name] = ProxyArray(wp.zeros((n, j), dtype=wp.float32, device=device))

@@ -10,6 +10,7 @@ import warp as wp
 from isaaclab.sensors.joint_wrench.base_joint_wrench_sensor import BaseJointWrenchSensor
 
 from ...physics.newton_manager import NewtonManager
+from ...physics.recorded_launch import RecordedLaunches
 from ..body_lookup import select_env_bodies
 from ..reset_kernels import clear_envs
 from .joint_wrench_sensor_data import JointWrenchSensorData
@@ -101,6 +102,7 @@ class JointWrenchSensor(BaseJointWrenchSensor):
         self._bodies = wp.array(bodies, dtype=wp.int32, device=self._device)
         self._joints = wp.array(joints, dtype=wp.int32, device=self._device)
         self._data = JointWrenchSensorData(self._num_envs, bodies.shape[1], self._device)
+        self._launches = RecordedLaunches(self._device, capacity=4)
 
     def _update_buffers_impl(self, env_mask: wp.array) -> None:
         observables = NewtonManager.get_observables()
@@ -111,10 +113,10 @@ class JointWrenchSensor(BaseJointWrenchSensor):
             )
         model = NewtonManager.get_model()
         state = NewtonManager.get_state_0()
-        wp.launch(
+        self._launches.launch(
             _joint_wrench_kernel,
-            dim=self._bodies.shape,
-            inputs=[
+            self._bodies.shape,
+            (
                 env_mask,
                 self._bodies,
                 self._joints,
@@ -122,9 +124,9 @@ class JointWrenchSensor(BaseJointWrenchSensor):
                 model.body_com,
                 model.joint_X_c,
                 observables.body_parent_f,
-            ],
-            outputs=[self._data._force, self._data._torque],
-            device=self._device,
+                self._data._force,
+                self._data._torque,
+            ),
         )
 
 

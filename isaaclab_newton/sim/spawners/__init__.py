@@ -1,4 +1,4 @@
-"""Offline spawners: robot files with Newton's own importers (MJCF, URDF, USD) and deformables."""
+"""Offline spawners: robot files with Newton's own importers (MJCF, URDF, USD), deformables and MPM particles."""
 
 from .deformable_spawners import spawn_deformable_marker
 from .deformable_spawners_cfg import (
@@ -11,6 +11,7 @@ from .deformable_spawners_cfg import (
 )
 from .file_spawners import spawn_ground_plane_marker, spawn_newton_file
 from .file_spawners_cfg import GroundPlaneCfg, MjcfFileCfg, NewtonFileCfg, NewtonUsdFileCfg, UrdfFileCfg
+from .mpm import MPMGridCfg, MPMParticleMaterialCfg
 
 __all__ = [
     "ClothGridCfg",
@@ -18,6 +19,8 @@ __all__ = [
     "DeformableMaterialCfg",
     "DeformableSpawnerCfg",
     "GroundPlaneCfg",
+    "MPMGridCfg",
+    "MPMParticleMaterialCfg",
     "MjcfFileCfg",
     "NewtonFileCfg",
     "NewtonUsdFileCfg",

@@ -1,0 +1,80 @@
+"""Index selectors (env ids, joint ids) resolved to int32 Warp arrays, with the conversions cached.
+
+Tasks pass the same selector every step (e.g. ``joint_ids=self._cart_dof_idx``); converting it to a Warp int32
+array on every call costs a cast, a ``wp.from_torch`` and, on CUDA, a kernel launch. :class:`IndexResolver`
+converts a selector once and returns the same array while the selector is unchanged:
+
+- ``None`` and ``slice(None)``: the array of all indices;
+- a torch tensor: cached per tensor object and its version counter (an in-place edit re-converts it);
+  inference tensors carry no version counter and are converted on every call;
+- a Warp int32 array on the device: returned as it is; other Warp arrays are converted on every call;
+- a list, tuple or slice: cached by value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+import warp as wp
+from isaaclab.utils.warp import ProxyArray
+
+Ids = Sequence[int] | torch.Tensor | wp.array | ProxyArray | slice | None
+
+
+class IndexResolver:
+    """Resolve index selectors over ``count`` entries to int32 Warp arrays on ``device``.
+
+    Args:
+        count: Number of entries along the axis (all indices are ``0 .. count-1``).
+        device: The device of the returned arrays.
+        capacity: Number of converted selectors kept; the oldest is dropped first.
+    """
+
+    def __init__(self, count: int, device: str, *, capacity: int = 16):
+        self._device = device
+        self._wp_device = wp.get_device(device)
+        self._all_t = torch.arange(count, device=device)
+        self.all_ids = wp.from_torch(self._all_t.to(torch.int32), dtype=wp.int32)
+        """All indices, int32."""
+        self._capacity = capacity
+        self._cache: dict[object, tuple[object, int | None, wp.array]] = {}
+
+    def resolve(self, ids: Ids) -> wp.array:
+        """The selected indices as a 1-D int32 Warp array (do not write into it)."""
+        if ids is None:
+            return self.all_ids
+        if isinstance(ids, ProxyArray):
+            ids = ids.warp
+        if isinstance(ids, wp.array):
+            if ids.dtype == wp.int32 and ids.ndim == 1 and ids.is_contiguous and ids.device == self._wp_device:
+                return ids
+            return self._convert(wp.to_torch(ids))
+        if isinstance(ids, torch.Tensor):
+            if ids.is_inference():
+                return self._convert(ids)
+            key, version = id(ids), ids._version
+        elif isinstance(ids, slice):
+            if ids == slice(None):
+                return self.all_ids
+            key, version = ("slice", ids.start, ids.stop, ids.step), None
+        else:
+            key, version = ("seq", *ids), None
+        hit = self._cache.get(key)
+        if hit is not None and hit[1] == version and (version is None or hit[0] is ids):
+            return hit[2]
+        array = self._convert(ids)
+        if len(self._cache) >= self._capacity:
+            self._cache.pop(next(iter(self._cache)))
+        self._cache[key] = (ids, version, array)
+        return array
+
+    def _convert(self, ids) -> wp.array:
+        if isinstance(ids, slice):
+            selected = self._all_t[ids]
+        elif isinstance(ids, torch.Tensor):
+            selected = ids.reshape(-1)
+        else:
+            selected = torch.as_tensor(list(ids), dtype=torch.long)
+        selected = selected.to(device=self._device, dtype=torch.int32).contiguous()
+        return wp.from_torch(selected, dtype=wp.int32)

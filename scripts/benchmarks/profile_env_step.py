@@ -1,0 +1,184 @@
+"""Host cost of one ``env.step()``: wall time per step, Warp launches and torch ops per step, and a cProfile.
+
+For each task (``--task``, default: the direct cartpole, ant and humanoid) the script builds the environment at
+``--num_envs`` on ``--device``, steps it ``--warmup`` times with zero actions, then
+
+* times ``--repeats`` blocks of ``--steps`` steps (device synchronized around each block) and reports the fastest
+  block (``ms_per_step``), the median one and the fastest process CPU time per step (``cpu_ms_per_step``; on a
+  shared machine the minimum is the least disturbed figure),
+* counts, over ``--count_steps`` steps, the ``wp.launch`` calls (``wp_launches_per_step``; replays of recorded
+  :class:`warp.Launch` objects count too) and the torch operators dispatched (``torch_ops_per_step``, ATen ops
+  seen by a ``TorchDispatchMode``),
+* profiles ``--steps`` steps with cProfile and prints the ``--top`` entries by cumulative time.
+
+Resets happen as the episodes end, so the figures include the amortized reset path. On CPU with a few envs the
+host Python dominates; on CUDA the same figures show how much host work hides behind the GPU.
+
+Examples::
+
+    ./isaaclab.sh -p scripts/benchmarks/profile_env_step.py --device cpu --num_envs 4
+    ./isaaclab.sh -p scripts/benchmarks/profile_env_step.py --device cuda:0 --num_envs 4096 --out /tmp/prof.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import sys
+import time
+from collections.abc import Callable
+
+import gymnasium as gym
+import torch
+import warp as wp
+from torch.utils._python_dispatch import TorchDispatchMode
+
+DEFAULT_TASKS = ("Isaac-Cartpole-Direct-v0", "Isaac-Ant-Direct-v0", "Isaac-Humanoid-Direct-v0")
+
+
+class _OpCounter(TorchDispatchMode):
+    """Counts the ATen operators dispatched while active."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.count += 1
+        return func(*args, **(kwargs or {}))
+
+
+class _LaunchCounter:
+    """Counts ``wp.launch`` calls and :meth:`warp.Launch.launch` replays while active."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._saved: list[tuple[object, str, Callable]] = []
+
+    def __enter__(self) -> _LaunchCounter:
+        import warp._src.context as context
+
+        def counted(fn: Callable) -> Callable:
+            def wrapper(*args, **kwargs):
+                self.count += 1
+                return fn(*args, **kwargs)
+
+            return wrapper
+
+        for owner, name in ((wp, "launch"), (context, "launch"), (context.Launch, "launch")):
+            original = getattr(owner, name)
+            self._saved.append((owner, name, original))
+            setattr(owner, name, counted(original))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for owner, name, original in reversed(self._saved):
+            setattr(owner, name, original)
+        self._saved.clear()
+
+
+def _sync(device: str) -> None:
+    wp.synchronize_device(device)
+    if device.startswith("cuda"):
+        torch.cuda.synchronize()
+
+
+def profile_task(task: str, args: argparse.Namespace) -> dict:
+    """Build ``task``, time, count and profile its steps; return the figures."""
+    from isaaclab_contrib.tasks.registry import load_env_cfg
+
+    cfg = load_env_cfg(task)
+    cfg.scene.num_envs = args.num_envs
+    cfg.sim.device = args.device
+    cfg.seed = args.seed
+    env = gym.make(task, cfg=cfg)
+    try:
+        env.reset(seed=args.seed)
+        unwrapped = env.unwrapped
+        actions = torch.zeros((unwrapped.num_envs, *unwrapped.single_action_space.shape), device=unwrapped.device)
+        for _ in range(args.warmup):
+            env.step(actions)
+        wall, cpu = [], []
+        for _ in range(args.repeats):
+            _sync(args.device)
+            start, start_cpu = time.perf_counter(), time.process_time()
+            for _ in range(args.steps):
+                env.step(actions)
+            _sync(args.device)
+            wall.append(1e3 * (time.perf_counter() - start) / args.steps)
+            cpu.append(1e3 * (time.process_time() - start_cpu) / args.steps)
+        launches, ops = _LaunchCounter(), _OpCounter()
+        with launches, ops:
+            for _ in range(args.count_steps):
+                env.step(actions)
+        _sync(args.device)
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for _ in range(args.steps):
+            env.step(actions)
+        _sync(args.device)
+        profiler.disable()
+    finally:
+        env.close()
+    if args.pstats:
+        profiler.dump_stats(f"{args.pstats}{task}.prof")
+    text = io.StringIO()
+    pstats.Stats(profiler, stream=text).sort_stats(args.sort).print_stats(args.top)
+    return {
+        "task": task,
+        "device": args.device,
+        "num_envs": args.num_envs,
+        "ms_per_step": min(wall),
+        "ms_per_step_median": sorted(wall)[len(wall) // 2],
+        "cpu_ms_per_step": min(cpu),
+        "wp_launches_per_step": launches.count / args.count_steps,
+        "torch_ops_per_step": ops.count / args.count_steps,
+        "profile": text.getvalue(),
+    }
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--task", nargs="+", default=list(DEFAULT_TASKS), help="Registered task ids.")
+    parser.add_argument("--device", default="cpu", help="Simulation device, e.g. cpu or cuda:0.")
+    parser.add_argument("--num_envs", type=int, default=4, help="Number of environments.")
+    parser.add_argument("--warmup", type=int, default=20, help="Untimed steps first.")
+    parser.add_argument("--steps", type=int, default=300, help="Timed steps, and profiled steps.")
+    parser.add_argument("--repeats", type=int, default=5, help="Timed blocks of --steps; the fastest is reported.")
+    parser.add_argument("--count_steps", type=int, default=20, help="Steps over which launches and ops are counted.")
+    parser.add_argument("--seed", type=int, default=0, help="Environment seed.")
+    parser.add_argument("--top", type=int, default=40, help="cProfile entries to print.")
+    parser.add_argument("--sort", default="cumulative", help="pstats sort key (cumulative, tottime, ncalls).")
+    parser.add_argument("--no_profile", action="store_true", help="Do not print the cProfile tables.")
+    parser.add_argument("--out", default=None, help="JSON file for the figures (profiles included).")
+    parser.add_argument("--pstats", default=None, help="Prefix for raw cProfile dumps, one '<prefix><task>.prof' each.")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
+
+    results = [profile_task(task, args) for task in args.task]
+    for result in results:
+        if not args.no_profile:
+            print(f"==== {result['task']} ====\n{result['profile']}")
+    header = f"{'task':26s} {'device':7s} {'envs':>6s} {'ms/step':>8s} {'median':>8s} {'cpu ms':>8s}"
+    print(f"{header} {'wp.launch':>10s} {'torch ops':>10s}")
+    for r in results:
+        print(
+            f"{r['task']:26s} {r['device']:7s} {r['num_envs']:6d} {r['ms_per_step']:8.3f}"
+            f" {r['ms_per_step_median']:8.3f} {r['cpu_ms_per_step']:8.3f}"
+            f" {r['wp_launches_per_step']:10.1f} {r['torch_ops_per_step']:10.1f}"
+        )
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(results, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""Record a fixed-seed rollout of registered tasks, or compare two recordings bit for bit.
+
+Run it once per checkout (``PYTHONPATH`` pointing at each) to check that a change leaves the results unchanged:
+per env step it records the policy observation, reward, terminated and truncated flags, the first articulation's
+joint positions and velocities, the actuators' applied and computed efforts, and every sensor's ``force``/``torque``
+data, under seeded uniform random actions in [-1, 1] (resets happen as episodes end).
+
+Examples::
+
+    ./isaaclab.sh -p scripts/tools/rollout_record.py --device cpu --out /tmp/before.pt
+    ./isaaclab.sh -p scripts/tools/rollout_record.py --device cpu --out /tmp/after.pt
+    ./isaaclab.sh -p scripts/tools/rollout_record.py --compare /tmp/before.pt /tmp/after.pt
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import torch
+
+DEFAULT_TASKS = ("Isaac-Cartpole-Direct-v0", "Isaac-Ant-Direct-v0", "Isaac-Humanoid-Direct-v0")
+
+
+def record(task: str, args: argparse.Namespace) -> dict[str, torch.Tensor]:
+    """Roll ``task`` out for ``args.steps`` env steps; return the recorded fields, each (steps, ...) on the CPU."""
+    import gymnasium as gym
+
+    from isaaclab_contrib.tasks.registry import load_env_cfg
+
+    cfg = load_env_cfg(task)
+    cfg.scene.num_envs = args.num_envs
+    cfg.sim.device = args.device
+    cfg.seed = args.seed
+    env = gym.make(task, cfg=cfg)
+    try:
+        unwrapped = env.unwrapped
+        env.reset(seed=args.seed)
+        robot = next(iter(unwrapped.scene.articulations.values()))
+        generator = torch.Generator().manual_seed(args.seed + 1)
+        shape = (unwrapped.num_envs, *unwrapped.single_action_space.shape)
+        fields: dict[str, list[torch.Tensor]] = {}
+        for _ in range(args.steps):
+            action = (torch.rand(shape, generator=generator) * 2 - 1).to(unwrapped.device)
+            obs, reward, terminated, truncated, _ = env.step(action)
+            step = {
+                "obs": obs["policy"],
+                "reward": reward,
+                "terminated": terminated,
+                "truncated": truncated,
+                "joint_pos": robot.data.joint_pos.torch,
+                "joint_vel": robot.data.joint_vel.torch,
+                "applied_effort": robot.actuators.applied_effort.torch,
+                "computed_effort": robot.actuators.computed_effort.torch,
+            }
+            for name, sensor in unwrapped.scene.sensors.items():
+                for field in ("force", "torque"):
+                    if hasattr(sensor.data, field):
+                        step[f"{name}.{field}"] = getattr(sensor.data, field).torch
+            for key, value in step.items():
+                fields.setdefault(key, []).append(value.detach().to("cpu", copy=True))
+    finally:
+        env.close()
+    return {key: torch.stack(values) for key, values in fields.items()}
+
+
+def compare(path_a: str, path_b: str) -> int:
+    """Print, per task and field, whether two recordings are bit-identical; return 1 if any differs."""
+    a, b = torch.load(path_a), torch.load(path_b)
+    status = 0
+    for task in sorted(set(a) | set(b)):
+        if task not in a or task not in b:
+            print(f"{task}: only in {'the first' if task in a else 'the second'} recording")
+            status = 1
+            continue
+        for field in sorted(set(a[task]) | set(b[task])):
+            x, y = a[task].get(field), b[task].get(field)
+            if x is None or y is None or x.shape != y.shape:
+                print(f"{task} {field}: missing or shape differs")
+                status = 1
+            elif torch.equal(x, y):
+                print(f"{task} {field}: bit-identical")
+            else:
+                step = int((x != y).reshape(x.shape[0], -1).any(1).nonzero()[0])
+                print(f"{task} {field}: DIFFERS from step {step}, max |diff| {(x - y).abs().max().item():.3g}")
+                status = 1
+    return status
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--task", nargs="+", default=list(DEFAULT_TASKS), help="Registered task ids.")
+    parser.add_argument("--device", default="cpu", help="Simulation device, e.g. cpu or cuda:0.")
+    parser.add_argument("--num_envs", type=int, default=4, help="Number of environments.")
+    parser.add_argument("--steps", type=int, default=300, help="Env steps recorded.")
+    parser.add_argument("--seed", type=int, default=0, help="Environment seed (actions use seed + 1).")
+    parser.add_argument("--out", default=None, help="Where to save the recording (torch.save).")
+    parser.add_argument("--compare", nargs=2, metavar=("A", "B"), help="Compare two recordings instead.")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.compare:
+        return compare(*args.compare)
+    if not args.out:
+        raise SystemExit("Pass --out PATH to record, or --compare A B.")
+    import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
+
+    torch.save({task: record(task, args) for task in args.task}, args.out)
+    print(f"recorded {len(args.task)} task(s), {args.steps} steps each -> {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

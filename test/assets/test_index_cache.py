@@ -1,0 +1,74 @@
+"""IndexResolver: selectors resolve to int32 Warp arrays, repeated selectors reuse their conversion."""
+
+from __future__ import annotations
+
+import torch
+import warp as wp
+
+from isaaclab_newton.assets.index_cache import IndexResolver
+
+
+def _values(array: wp.array) -> list[int]:
+    return array.numpy().tolist()
+
+
+def test_all_selectors_give_all_indices():
+    """None and slice(None) return the array of all indices."""
+    resolver = IndexResolver(5, "cpu")
+    assert resolver.resolve(None) is resolver.all_ids
+    assert resolver.resolve(slice(None)) is resolver.all_ids
+    assert _values(resolver.all_ids) == [0, 1, 2, 3, 4]
+
+
+def test_same_tensor_is_converted_once():
+    """A torch selector passed twice returns the same int32 array, holding its values."""
+    resolver = IndexResolver(5, "cpu")
+    ids = torch.tensor([3, 1])
+    first = resolver.resolve(ids)
+    assert first.dtype == wp.int32 and _values(first) == [3, 1]
+    assert resolver.resolve(ids) is first
+
+
+def test_in_place_edit_is_seen():
+    """Editing a cached selector tensor in place resolves to the new indices."""
+    resolver = IndexResolver(5, "cpu")
+    ids = torch.tensor([3, 1])
+    resolver.resolve(ids)
+    ids[0] = 4
+    assert _values(resolver.resolve(ids)) == [4, 1]
+
+
+def test_lists_and_slices_are_keyed_by_value():
+    """Equal lists (and equal slices) share one conversion; a different list gets its own."""
+    resolver = IndexResolver(6, "cpu")
+    first = resolver.resolve([0, 2])
+    assert resolver.resolve([0, 2]) is first
+    assert _values(resolver.resolve([2, 0])) == [2, 0]
+    assert _values(resolver.resolve(slice(1, 6, 2))) == [1, 3, 5]
+    assert resolver.resolve(slice(1, 6, 2)) is resolver.resolve(slice(1, 6, 2))
+
+
+def test_int32_warp_array_passes_through_and_others_convert():
+    """An int32 Warp array is used as given; an int64 one is converted to int32."""
+    resolver = IndexResolver(5, "cpu")
+    ids32 = wp.array([1, 2], dtype=wp.int32, device="cpu")
+    assert resolver.resolve(ids32) is ids32
+    ids64 = wp.array([4, 0], dtype=wp.int64, device="cpu")
+    converted = resolver.resolve(ids64)
+    assert converted.dtype == wp.int32 and _values(converted) == [4, 0]
+
+
+def test_inference_tensors_are_converted_each_call():
+    """Inference tensors (no version counter) resolve correctly, without caching."""
+    resolver = IndexResolver(5, "cpu")
+    with torch.inference_mode():
+        ids = torch.tensor([2, 4])
+    assert _values(resolver.resolve(ids)) == [2, 4]
+
+
+def test_cache_is_bounded():
+    """At most ``capacity`` selectors are kept; older ones are converted again, still correctly."""
+    resolver = IndexResolver(10, "cpu", capacity=2)
+    for i in range(5):
+        assert _values(resolver.resolve([i, i + 1])) == [i, i + 1]
+    assert len(resolver._cache) == 2

@@ -1,0 +1,74 @@
+"""Build upstream's ARL track-position env on Newton with a stand-in quadrotor and step it (no tests here).
+
+Upstream's config is used as registered, except for three things this machine cannot provide: the physics
+(``PhysxCfg`` -> ``NewtonCfg`` with MuJoCo Warp), the robot's USD from Nucleus (-> an MJCF quadrotor with the
+same body names, rotor positions from the config's allocation matrix) and the sky light's Nucleus texture (removed).
+Run in a subprocess: ``python arl_drone_runner.py ACTION STEPS NUM_ENVS`` prints one JSON line.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+import tempfile
+
+TASK = "IsaacContrib-TrackPositionNoObstacles-ARL-Robot-1"
+
+
+def standin_mjcf(names: list[str], allocation: list[list[float]], directory: pathlib.Path) -> pathlib.Path:
+    """A 1 kg base ``base_link`` with 10 g rotor bodies placed where the allocation's roll/pitch rows put them."""
+    rotors = "".join(
+        f'<body name="{name}" pos="{-allocation[4][i]} {allocation[3][i]} 0">'
+        '<inertial pos="0 0 0" mass="0.01" diaginertia="1e-6 1e-6 1e-6"/></body>'
+        for i, name in enumerate(names)
+    )
+    path = directory / "arl_standin.xml"
+    path.write_text(
+        '<mujoco><worldbody><body name="base_link"><freejoint/>'
+        '<inertial pos="0 0 0" mass="1.0" diaginertia="0.01 0.012 0.02"/>'
+        f'<geom type="box" size="0.08 0.08 0.02"/>{rotors}</body></worldbody></mujoco>'
+    )
+    return path
+
+
+def run(action: float, steps: int, num_envs: int) -> dict:
+    """Step the env ``steps`` times with every action equal to ``action``; report thrusts and finiteness."""
+    import gymnasium as gym
+    import isaaclab_tasks  # noqa: F401  (registers the tasks)
+    import torch
+    from isaaclab.utils import replace
+    from isaaclab_tasks.utils.parse_cfg import load_cfg_from_registry
+
+    from isaaclab_newton.physics import MJWarpSolverCfg, NewtonCfg
+    from isaaclab_newton.sim import MjcfFileCfg
+
+    cfg = load_cfg_from_registry(TASK, "env_cfg_entry_point")
+    cfg.scene.num_envs = num_envs
+    cfg.sim.device = "cpu"
+    cfg.sim.physics = NewtonCfg(solver_cfg=MJWarpSolverCfg())
+    robot = cfg.scene.robot
+    names = robot.actuators["thrusters"].thruster_names_expr
+    path = standin_mjcf(names, robot.allocation_matrix, pathlib.Path(tempfile.mkdtemp()))
+    cfg.scene.robot = replace(robot, spawn=MjcfFileCfg(asset_path=str(path), floating=True))
+    cfg.scene.sky_light = None
+    env = gym.make(TASK, cfg=cfg)
+    try:
+        obs, _ = env.reset(seed=0)
+        finite = bool(torch.isfinite(obs["policy"]).all())
+        for _ in range(steps):
+            obs, reward, *_ = env.step(torch.full(env.action_space.shape, action))
+            finite = finite and bool(torch.isfinite(obs["policy"]).all()) and bool(torch.isfinite(reward).all())
+        multirotor = env.unwrapped.scene["robot"]
+        return {
+            "obs_shape": list(obs["policy"].shape),
+            "finite": finite,
+            "thrust": multirotor.data.thrust.torch.tolist(),
+            "thruster_names": multirotor.thruster_names,
+        }
+    finally:
+        env.close()
+
+
+if __name__ == "__main__":
+    print(json.dumps(run(float(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))))
