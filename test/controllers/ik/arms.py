@@ -74,6 +74,6 @@ def rotation_angle(quat_a: np.ndarray, quat_b: np.ndarray) -> np.ndarray:
     return 2.0 * np.arctan2(np.linalg.norm(vec, axis=-1), np.abs(w))
 
 
-def seeds(rows: np.ndarray) -> wp.array:
-    """Float32 Warp seed array from joint configurations [rad]."""
-    return wp.array(np.asarray(rows, dtype=np.float32), dtype=wp.float32, device="cpu")
+def seeds(rows: np.ndarray, device: str = "cpu") -> wp.array:
+    """Float32 Warp seed array on ``device`` from joint configurations [rad]."""
+    return wp.array(np.asarray(rows, dtype=np.float32), dtype=wp.float32, device=device)

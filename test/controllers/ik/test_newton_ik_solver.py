@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from conftest import TEST_DEVICE
 
 from isaaclab_newton.controllers.ik import (
     NewtonIKJointLimitObjectiveCfg,
@@ -23,8 +24,10 @@ HAND = 6
 @pytest.fixture(scope="module")
 def ik_model():
     """The arm's kinematic copy (root frame = world)."""
-    model = arm6_model()
-    return build_articulation_ik_model(model, np.arange(model.joint_count), np.arange(model.body_count), device="cpu")
+    model = arm6_model(TEST_DEVICE)
+    return build_articulation_ik_model(
+        model, np.arange(model.joint_count), np.arange(model.body_count), device=TEST_DEVICE
+    )
 
 
 def _solver(model, objectives, *, num_envs=3, **cfg):
@@ -45,7 +48,7 @@ def test_pose_objective_reaches_reachable_poses(ik_model):
     pose = solver.objectives_by_name["hand"]
     pose.target_positions_torch[:] = torch.from_numpy(goals[:, :3])
     pose.target_rotations_torch[:] = torch.from_numpy(goals[:, 3:])
-    reached = forward_kinematics(ik_model, solver.solve(seeds(np.zeros((3, 6)))).numpy(), HAND)
+    reached = forward_kinematics(ik_model, solver.solve(seeds(np.zeros((3, 6)), TEST_DEVICE)).numpy(), HAND)
     assert np.abs(reached[:, :3] - goals[:, :3]).max() < 1e-4
     assert rotation_angle(reached[:, 3:], goals[:, 3:]).max() < 1e-4
 
@@ -58,7 +61,7 @@ def test_body_offset_frame_reaches_target(ik_model):
     cfg = NewtonIKPoseObjectiveCfg(body_name="hand", body_offset_pos=(0.1, 0.0, 0.0), command_type="position")
     solver = _solver(ik_model, [cfg], num_envs=1, iterations=30)
     solver.objectives_by_name["hand"].target_positions_torch[:] = torch.from_numpy(tip[None])
-    q = solver.solve(seeds(np.zeros((1, 6)))).numpy()
+    q = solver.solve(seeds(np.zeros((1, 6)), TEST_DEVICE)).numpy()
     reached = forward_kinematics(ik_model, q, HAND)[0]
     reached_tip = reached[:3] + _rotate(torch.tensor(reached[3:]), torch.tensor([0.1, 0.0, 0.0])).numpy()
     assert np.linalg.norm(reached_tip - tip) < 1e-4
@@ -66,7 +69,7 @@ def test_body_offset_frame_reaches_target(ik_model):
 
 def test_joint_limit_objective_keeps_joints_inside_limits():
     """j3 limited to +-0.3 rad: a target reached at j3 = 0.8 is solved inside the limit only with the limit term."""
-    model = arm6_model()
+    model = arm6_model(TEST_DEVICE)
     lower, upper = model.joint_limit_lower.numpy(), model.joint_limit_upper.numpy()
     lower[2], upper[2] = -0.3, 0.3
     model.joint_limit_lower.assign(lower)
@@ -78,7 +81,7 @@ def test_joint_limit_objective_keeps_joints_inside_limits():
     for objectives in ([position], [position, limited]):
         solver = _solver(model, objectives, num_envs=1, iterations=50)
         solver.objectives_by_name["hand"].target_positions_torch[:] = torch.from_numpy(goal[:, :3])
-        solutions.append(solver.solve(seeds(np.zeros((1, 6)))).numpy()[0])
+        solutions.append(solver.solve(seeds(np.zeros((1, 6)), TEST_DEVICE)).numpy()[0])
     assert solutions[0][2] > 0.5
     assert abs(solutions[1][2]) < 0.3 + 0.01
 
@@ -93,7 +96,7 @@ def test_wrong_seed_shape_raises(ik_model):
     """Seeds of shape (2, 6) for 3 problems raise ValueError naming the expected shape."""
     solver = _solver(ik_model, [NewtonIKPoseObjectiveCfg(body_name="hand")])
     with pytest.raises(ValueError, match=r"IK seeds must be float32 of shape \(3, 6\).*\(2, 6\)"):
-        solver.solve(seeds(np.zeros((2, 6))))
+        solver.solve(seeds(np.zeros((2, 6)), TEST_DEVICE))
 
 
 def test_duplicate_objective_names_raise(ik_model):

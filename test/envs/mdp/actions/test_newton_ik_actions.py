@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from conftest import TEST_DEVICE
 from controllers.ik.arms import ARM6_GOALS, ARM6_MJCF, arm6_model, forward_kinematics, rotation_angle
 
 HAND = 6
@@ -71,7 +72,7 @@ def _env_cfg(asset_path: str, *, objective=None, controller=None):
         def __post_init__(self):
             self.decimation = 2
             self.sim.dt = 1.0 / 120.0
-            self.sim.device = "cpu"
+            self.sim.device = TEST_DEVICE
             self.sim.gravity = (0.0, 0.0, 0.0)
             self.sim.physics = NewtonCfg(solver_cfg=MJWarpSolverCfg())
 
@@ -119,11 +120,11 @@ def test_absolute_pose_command_brings_hand_to_target(make_env):
     goal = torch.from_numpy(forward_kinematics(arm6_model(), ARM6_GOALS[:1], HAND)).repeat(2, 1)
     env.reset()
     for _ in range(120):
-        env.step(goal)
-    hand = _hand_pose_b(robot).numpy()
+        env.step(goal.to(env.device))
+    hand = _hand_pose_b(robot).cpu().numpy()
     assert np.abs(hand[:, :3] - goal[:, :3].numpy()).max() < 2e-3
     assert rotation_angle(hand[:, 3:], goal[:, 3:].numpy()).max() < 1e-2
-    assert not np.allclose(robot.data.root_pos_w.torch[0].numpy(), robot.data.root_pos_w.torch[1].numpy())
+    assert not np.allclose(*robot.data.root_pos_w.torch.cpu().numpy())
 
 
 def test_relative_command_targets_offset_from_current_pose(make_env):
@@ -136,12 +137,12 @@ def test_relative_command_targets_offset_from_current_pose(make_env):
     robot = env.scene["robot"]
     env.reset()
     term = env.action_manager.get_term("arm")
-    current = _hand_pose_b(robot)
+    current = _hand_pose_b(robot).cpu()
     action = torch.tensor([[-0.5, 0.0, 0.0, 0.0, 0.0, 1.0]]).repeat(2, 1)
     expected_pos, expected_quat = apply_delta_pose(current[:, :3], current[:, 3:], 0.1 * action)
-    term.process_actions(action)
+    term.process_actions(action.to(env.device))
     term.apply_actions()
-    targets = robot.actuators.target_command.position.torch.numpy()
+    targets = robot.actuators.target_command.position.torch.cpu().numpy()
     reached = forward_kinematics(arm6_model(), targets, HAND)
     assert np.abs(reached[:, :3] - expected_pos.numpy()).max() < 1e-4
     assert rotation_angle(reached[:, 3:], expected_quat.numpy()).max() < 1e-3
