@@ -5,7 +5,6 @@ from __future__ import annotations
 import newton
 import newton.ik
 import numpy as np
-import torch
 import warp as wp
 
 from .newton_ik_objectives_cfg import NewtonIKJointLimitObjectiveCfg, NewtonIKPoseObjectiveCfg
@@ -30,6 +29,10 @@ class NewtonIKPoseObjective:
         identity = np.tile(np.array([0.0, 0.0, 0.0, 1.0], dtype=np.float32), (num_envs, 1))
         self.target_rotations = wp.array(identity, dtype=wp.vec4, device=device)
         """Target orientations of the frame, quaternions ``(x, y, z, w)``, shape (num_envs,)."""
+        self.target_positions_torch = wp.to_torch(self.target_positions)
+        """Zero-copy torch view of :attr:`target_positions`, shape (num_envs, 3)."""
+        self.target_rotations_torch = wp.to_torch(self.target_rotations)
+        """Zero-copy torch view of :attr:`target_rotations`, shape (num_envs, 4)."""
         self.position_objective = newton.ik.IKObjectivePosition(
             link_index, wp.vec3(*cfg.body_offset_pos), self.target_positions, weight=cfg.position_weight
         )
@@ -40,16 +43,6 @@ class NewtonIKPoseObjective:
             if cfg.command_type == "pose"
             else None
         )
-
-    @property
-    def target_positions_torch(self) -> torch.Tensor:
-        """Zero-copy torch view of :attr:`target_positions`, shape (num_envs, 3)."""
-        return wp.to_torch(self.target_positions)
-
-    @property
-    def target_rotations_torch(self) -> torch.Tensor:
-        """Zero-copy torch view of :attr:`target_rotations`, shape (num_envs, 4)."""
-        return wp.to_torch(self.target_rotations)
 
     @property
     def newton_objectives(self) -> list[newton.ik.IKObjective]:
