@@ -15,7 +15,7 @@ START = {"j1": 0.2, "j2": 0.3, "j3": -0.8, "j4": 0.1, "j5": 0.4, "j6": 0.0}
 """Initial joint positions [rad]: a bent, non-singular arm."""
 
 
-def _env_cfg(asset_path: str, *, objective=None, controller=None):
+def _env_cfg(asset_path: str, *, objective=None, controller=None, joint_names=("j.*",)):
     """Two arms 2 m apart without gravity, PD 400 N m/rad / 40 N m s/rad, driven by the IK action."""
     from isaaclab.actuators import ImplicitActuatorCfg
     from isaaclab.assets import ArticulationCfg
@@ -47,7 +47,7 @@ def _env_cfg(asset_path: str, *, objective=None, controller=None):
     class ActionsCfg:
         arm = NewtonInverseKinematicsActionCfg(
             asset_name="robot",
-            joint_names=["j.*"],
+            joint_names=list(joint_names),
             controller=controller or NewtonIKSolverCfg(iterations=20),
             objectives=[
                 objective or NewtonIKPoseObjectiveCfg(body_name="hand"),
@@ -162,3 +162,26 @@ def test_scale_of_wrong_length_raises_at_build(make_env):
 
     with pytest.raises(ValueError, match=r"scale of 'hand' has 3 entries; its 'pose' command.*has 7"):
         make_env(objective=NewtonIKPoseObjectiveCfg(body_name="hand", scale=(1.0, 1.0, 1.0)))
+
+
+def test_unselected_joints_keep_their_measured_positions(make_env):
+    """With joint_names j1-j5, the LM solution holds j6 at its measured 0.0 rad and writes only j1-j5 targets."""
+    env = make_env(joint_names=("j[1-5]",))
+    robot = env.scene["robot"]
+    env.reset()
+    term = env.action_manager.get_term("arm")
+    goal = torch.from_numpy(forward_kinematics(arm6_model(), ARM6_GOALS[:1], HAND)).repeat(2, 1)
+    term.process_actions(goal.to(env.device))
+    term.apply_actions()
+    solution = term.solver.solution.numpy()
+    assert np.array_equal(solution[:, 5], robot.data.joint_pos.torch[:, 5].cpu().numpy())
+    assert not np.allclose(solution[:, :5], robot.data.joint_pos.torch[:, :5].cpu().numpy())
+    assert term.action_dim == 7
+
+
+def test_lbfgs_with_some_joints_selected_raises_at_build(make_env):
+    """L-BFGS cannot hold unselected joints: selecting j1-j5 with optimizer='lbfgs' raises ValueError."""
+    from isaaclab_newton.controllers.ik import NewtonIKSolverCfg
+
+    with pytest.raises(ValueError, match=r"selects 5 of 6 joints; holding the others needs controller.optimizer='lm'"):
+        make_env(joint_names=("j[1-5]",), controller=NewtonIKSolverCfg(optimizer="lbfgs"))
