@@ -95,7 +95,8 @@ class NewtonInverseKinematicsAction(ActionTerm):
         self._seed_wp = wp.from_torch(self._seed)
         self._solution = wp.to_torch(self._solver.solution)
         self._joint_ids_t = torch.as_tensor(self._joint_ids, dtype=torch.long, device=self.device)
-        self._joint_ids_wp = wp.from_torch(self._joint_ids_t.to(torch.int32))
+        self._joint_ids_i32 = self._joint_ids_t.to(torch.int32)
+        self._joint_ids_wp = wp.from_torch(self._joint_ids_i32)
         self._targets = torch.zeros(self.num_envs, len(self._joint_ids), device=self.device)
 
     @property
