@@ -21,9 +21,7 @@ OPTIONAL_DEPENDENCIES = {
 }
 """Failures outside our packages: the missing optional dependency and why it is missing."""
 
-NOT_BUILT = {
-    "isaaclab_newton.controllers": "the Newton IK controller and its action term (newton.ik) are not built",
-}
+NOT_BUILT: dict[str, str] = {}
 """Names from our packages whose whole feature is not built yet, with the reason; every other name must exist."""
 
 
@@ -56,10 +54,10 @@ def test_other_failures_are_documented_optional_dependencies(outcomes):
 
 
 def test_newton_preset_configs_resolve(outcomes):
-    """At least 87 configs resolve under a Newton physics preset (128 of 142 instantiate in all)."""
+    """At least 89 configs resolve under a Newton physics preset (131 of 142 instantiate in all)."""
     resolved = [o for o in outcomes if o.error is None and o.newton_presets]
-    assert len(resolved) >= 87
-    assert sum(o.error is None for o in outcomes) >= 128
+    assert len(resolved) >= 89
+    assert sum(o.error is None for o in outcomes) >= 131
 
 
 def test_coupled_lift_configs_resolve_under_the_proxy_preset(outcomes):
@@ -68,6 +66,12 @@ def test_coupled_lift_configs_resolve_under_the_proxy_preset(outcomes):
     by_task = {o.task: o for o in outcomes if o.task in coupled}
     assert sorted(by_task) == sorted(coupled)
     assert all(o.error is None and "newton_mjwarp_vbd_proxy" in o.newton_presets for o in by_task.values())
+
+
+def test_reach_franka_resolves_under_the_newton_ik_preset(outcomes):
+    """Upstream's Isaac-Reach-Franka (NewtonInverseKinematicsActionCfg arm action) resolves under 'newton_ik'."""
+    reach = next(o for o in outcomes if o.task == "Isaac-Reach-Franka")
+    assert reach.error is None and "newton_ik" in reach.newton_presets
 
 
 def test_documented_gaps_still_fail(outcomes):

@@ -1,0 +1,1 @@
+"""Controllers that run on the Newton model (batched inverse kinematics)."""

@@ -1,0 +1,1 @@
+"""Environment pieces (MDP terms) that run on the Newton backend."""
