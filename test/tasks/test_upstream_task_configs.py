@@ -1,4 +1,4 @@
-"""Every ``isaaclab_tasks`` env config instantiates under its Newton presets, except the documented ones."""
+"""Every ``isaaclab_tasks`` env config instantiates under its Newton presets; every name it imports from us exists."""
 
 from __future__ import annotations
 
@@ -21,9 +21,6 @@ OPTIONAL_DEPENDENCIES = {
 }
 """Failures outside our packages: the missing optional dependency and why it is missing."""
 
-NOT_BUILT: dict[str, str] = {}
-"""Names from our packages whose whole feature is not built yet, with the reason; every other name must exist."""
-
 
 @pytest.fixture(scope="module")
 def outcomes() -> list[ConfigOutcome]:
@@ -37,10 +34,9 @@ def outcomes() -> list[ConfigOutcome]:
     return [ConfigOutcome(**{**row, "newton_presets": tuple(row["newton_presets"])}) for row in rows]
 
 
-def test_no_config_fails_on_an_undocumented_name_from_our_packages(outcomes):
-    """Configs fail on names from isaaclab_newton / isaaclab_contrib only where the feature is listed as not built."""
-    undocumented = [(o.task, o.error) for o in outcomes if o.ours and not any(key in o.error for key in NOT_BUILT)]
-    assert undocumented == []
+def test_no_config_fails_on_a_name_from_our_packages(outcomes):
+    """No config fails on a missing or unknown name from isaaclab_newton / isaaclab_contrib."""
+    assert [(o.task, o.error) for o in outcomes if o.ours] == []
 
 
 def test_other_failures_are_documented_optional_dependencies(outcomes):
@@ -74,7 +70,36 @@ def test_reach_franka_resolves_under_the_newton_ik_preset(outcomes):
     assert reach.error is None and "newton_ik" in reach.newton_presets
 
 
-def test_documented_gaps_still_fail(outcomes):
-    """Each feature listed as not built still blocks a config, so the list stays true."""
-    for key in NOT_BUILT:
-        assert any(o.error and key in o.error for o in outcomes), f"{key!r} no longer fails: drop it from NOT_BUILT"
+def _imported_names(root: pathlib.Path) -> dict[tuple[str, str], list[str]]:
+    """Every ``from isaaclab_newton|isaaclab_contrib... import name`` in ``root`` (also inside functions and stubs)."""
+    import ast
+
+    found: dict[tuple[str, str], list[str]] = {}
+    for path in sorted([*root.rglob("*.py"), *root.rglob("*.pyi")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            ours = isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
+            if ours and node.module.split(".")[0] in ("isaaclab_newton", "isaaclab_contrib"):
+                for alias in node.names:
+                    found.setdefault((node.module, alias.name), []).append(str(path.relative_to(root)))
+    return found
+
+
+def test_every_name_upstream_tasks_import_from_us_exists():
+    """Each name any isaaclab_tasks module imports from our packages (at import time or inside a function) exists."""
+    import importlib
+
+    import isaaclab_tasks
+
+    missing = []
+    for (module, name), users in _imported_names(pathlib.Path(isaaclab_tasks.__file__).parent).items():
+        try:
+            target = importlib.import_module(module)
+        except ImportError as err:
+            missing.append((module, name, users[0], str(err)))
+            continue
+        if name != "*" and not hasattr(target, name):
+            try:
+                importlib.import_module(f"{module}.{name}")
+            except ImportError:
+                missing.append((module, name, users[0], "no such attribute or submodule"))
+    assert missing == []
