@@ -70,36 +70,20 @@ def test_reach_franka_resolves_under_the_newton_ik_preset(outcomes):
     assert reach.error is None and "newton_ik" in reach.newton_presets
 
 
-def _imported_names(root: pathlib.Path) -> dict[tuple[str, str], list[str]]:
-    """Every ``from isaaclab_newton|isaaclab_contrib... import name`` in ``root`` (also inside functions and stubs)."""
-    import ast
-
-    found: dict[tuple[str, str], list[str]] = {}
-    for path in sorted([*root.rglob("*.py"), *root.rglob("*.pyi")]):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            ours = isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
-            if ours and node.module.split(".")[0] in ("isaaclab_newton", "isaaclab_contrib"):
-                for alias in node.names:
-                    found.setdefault((node.module, alias.name), []).append(str(path.relative_to(root)))
-    return found
-
-
 def test_every_name_upstream_tasks_import_from_us_exists():
     """Each name any isaaclab_tasks module imports from our packages (at import time or inside a function) exists."""
-    import importlib
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
+    result = subprocess.run(
+        [sys.executable, str(SURVEY), "--names"], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == []
 
-    import isaaclab_tasks
 
-    missing = []
-    for (module, name), users in _imported_names(pathlib.Path(isaaclab_tasks.__file__).parent).items():
-        try:
-            target = importlib.import_module(module)
-        except ImportError as err:
-            missing.append((module, name, users[0], str(err)))
-            continue
-        if name != "*" and not hasattr(target, name):
-            try:
-                importlib.import_module(f"{module}.{name}")
-            except ImportError:
-                missing.append((module, name, users[0], "no such attribute or submodule"))
-    assert missing == []
+def test_both_registries_in_one_process_fail_with_the_fix_named():
+    """Importing our tasks after isaaclab_tasks raises a RuntimeError that names the clash and says what to do."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
+    code = "import isaaclab_tasks\nimport isaaclab_contrib.tasks\n"
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode != 0
+    assert "RuntimeError" in result.stderr and "Use one task registry per process" in result.stderr

@@ -1,8 +1,9 @@
 """Instantiate every ``isaaclab_tasks`` env config under each of its Newton physics presets (no tests here).
 
 Run as a script for a report: ``python test/tasks/upstream_survey.py`` (``--json`` prints one JSON object per
-config). The tests run it in a subprocess: ``isaaclab_tasks`` registers unversioned ids (``Isaac-Ant-Direct``) that
-gymnasium refuses next to our versioned ones (``Isaac-Ant-Direct-v0``) in one process.
+config; ``--names`` prints, as one JSON list, every name an ``isaaclab_tasks`` module imports from our packages
+that does not exist). The tests run it in a subprocess: ``isaaclab_tasks`` registers unversioned ids
+(``Isaac-Ant-Direct``) that gymnasium refuses next to our versioned ones (``Isaac-Ant-Direct-v0``) in one process.
 """
 
 from __future__ import annotations
@@ -77,7 +78,46 @@ def survey() -> list[ConfigOutcome]:
     return outcomes
 
 
+def missing_names() -> list[list[str]]:
+    """``[module, name, first importing file, reason]`` per name ``isaaclab_tasks`` imports from us that is missing.
+
+    Every ``from isaaclab_newton|isaaclab_contrib... import name`` in the package's modules and stubs counts, also
+    imports inside functions (made only when an env is built).
+    """
+    import ast
+    import importlib
+    import pathlib
+
+    import isaaclab_tasks
+
+    root = pathlib.Path(isaaclab_tasks.__file__).parent
+    imported: dict[tuple[str, str], str] = {}
+    for path in sorted([*root.rglob("*.py"), *root.rglob("*.pyi")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            ours = isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
+            if ours and node.module.split(".")[0] in OUR_PACKAGES:
+                for alias in node.names:
+                    imported.setdefault((node.module, alias.name), str(path.relative_to(root)))
+    missing = []
+    for (module, name), user in sorted(imported.items()):
+        try:
+            target = importlib.import_module(module)
+        except ImportError as err:
+            missing.append([module, name, user, str(err)])
+            continue
+        if name == "*" or hasattr(target, name):
+            continue
+        try:
+            importlib.import_module(f"{module}.{name}")
+        except ImportError:
+            missing.append([module, name, user, "no such attribute or submodule"])
+    return missing
+
+
 if __name__ == "__main__":
+    if "--names" in sys.argv:
+        print(json.dumps(missing_names()))
+        sys.exit(0)
     results = survey()
     if "--json" in sys.argv:
         for outcome in results:
