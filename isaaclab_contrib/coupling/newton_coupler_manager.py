@@ -80,6 +80,12 @@ class NewtonCouplerManager(NewtonManager):
         return super()._allocate_observables()
 
     @classmethod
+    def _supports_cuda_graph_capture(cls) -> bool:
+        # The coupled step runs every entry's step, so it can be captured only where each entry's can (implicit
+        # MPM, for one, sizes its grid on the host and cannot be captured by our manager).
+        return all(_entry_supports_graph_capture(entry.solver_cfg) for entry in NewtonManager._solver_cfg.entries)
+
+    @classmethod
     def _solver_writes_joint_coordinates(cls) -> bool:
         # Entries may be maximal-coordinate solvers; re-deriving joint coordinates from bodies is always valid.
         return False
@@ -98,6 +104,21 @@ def _manager_class(solver_cfg: NewtonSolverCfg) -> type[NewtonManager]:
     if not (isinstance(manager, type) and issubclass(manager, NewtonManager)):
         raise TypeError(f"{type(solver_cfg).__name__}.class_type must name a NewtonManager subclass, got {manager!r}.")
     return manager
+
+
+def _entry_supports_graph_capture(solver_cfg: NewtonSolverCfg) -> bool:
+    """Ask an entry's manager class whether its solver's step can be captured, for the entry's own cfg.
+
+    Manager hooks read the active solver cfg from ``NewtonManager._solver_cfg``; it is the entry's cfg for the
+    duration of the question and the coupler's again afterwards.
+    """
+    manager = _manager_class(solver_cfg)
+    coupler_cfg = NewtonManager._solver_cfg
+    NewtonManager._solver_cfg = solver_cfg
+    try:
+        return manager._supports_cuda_graph_capture()
+    finally:
+        NewtonManager._solver_cfg = coupler_cfg
 
 
 def _make_entry(entry: CouplerEntryCfg, own: EntryOwnership) -> SolverCoupled.Entry:
