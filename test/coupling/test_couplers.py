@@ -110,6 +110,7 @@ def test_proxy_holds_box_200_steps_and_resets_one_world():
     sim, scene = _make_scene(_proxy_cfg(_entries()), num_envs=2, observables=("body_qdd",))
     sim.reset()
     assert type(NewtonManager.get_solver()).__name__ == "SolverCoupledProxy"
+    assert NewtonManager.uses_graph(), "MuJoCo Warp and VBD entries can both be captured, so the coupled step is"
     _run(sim, scene, 200)
     _assert_box_on_block(scene)
     qdd = NewtonManager.get_observables().body_qdd.numpy()

@@ -129,6 +129,13 @@ def settled():
     SimulationContext.clear_instance()
 
 
+def test_coupled_step_with_mpm_is_not_captured(settled):
+    """A coupler with an MPM entry steps eagerly: MPM sizes its grid on the host, so no graph is captured."""
+    from isaaclab_newton.physics import NewtonManager
+
+    assert not NewtonManager.uses_graph()
+
+
 def test_box_rests_in_the_top_of_the_bed(settled):
     """The box settles with its bottom at most 2.5 cm into the 8 cm bed (not on the ground) and stops moving."""
     _, window = settled
