@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import newton
@@ -63,13 +64,15 @@ class NewtonCouplerManager(NewtonManager):
 
     @classmethod
     def _register_builder_attributes(cls, builder: newton.ModelBuilder) -> None:
-        for manager in _entry_managers():
-            manager._register_builder_attributes(builder)
+        for solver_cfg in _entry_solver_cfgs():
+            with _entry_cfg_active(solver_cfg) as manager:
+                manager._register_builder_attributes(builder)
 
     @classmethod
     def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder) -> None:
-        for manager in _entry_managers():
-            manager._prepare_builder_for_finalize(builder)
+        for solver_cfg in _entry_solver_cfgs():
+            with _entry_cfg_active(solver_cfg) as manager:
+                manager._prepare_builder_for_finalize(builder)
 
     @classmethod
     def _allocate_observables(cls) -> ObservableSchedule | None:
@@ -80,15 +83,40 @@ class NewtonCouplerManager(NewtonManager):
         return super()._allocate_observables()
 
     @classmethod
+    def _supports_cuda_graph_capture(cls) -> bool:
+        # The coupled step runs every entry's step, so it can be captured only where each entry's can (implicit
+        # MPM, for one, sizes its grid on the host and cannot be captured by our manager).
+        supported = []
+        for solver_cfg in _entry_solver_cfgs():
+            with _entry_cfg_active(solver_cfg) as manager:
+                supported.append(manager._supports_cuda_graph_capture())
+        return all(supported)
+
+    @classmethod
     def _solver_writes_joint_coordinates(cls) -> bool:
         # Entries may be maximal-coordinate solvers; re-deriving joint coordinates from bodies is always valid.
         return False
 
 
-def _entry_managers() -> list[type[NewtonManager]]:
-    """Manager classes of the active coupler's entries (resolved from their solver cfgs' ``class_type``)."""
-    cfg = NewtonManager._solver_cfg
-    return [_manager_class(entry.solver_cfg) for entry in getattr(cfg, "entries", ())]
+def _entry_solver_cfgs() -> list[NewtonSolverCfg]:
+    """Solver cfgs of the active coupler's entries, in entry order."""
+    return [entry.solver_cfg for entry in getattr(NewtonManager._solver_cfg, "entries", ())]
+
+
+@contextmanager
+def _entry_cfg_active(solver_cfg: NewtonSolverCfg) -> Iterator[type[NewtonManager]]:
+    """Make an entry's solver cfg the active one while its manager class's hooks run, and yield that class.
+
+    Manager hooks read their settings from ``NewtonManager._solver_cfg``; inside a coupler that is the coupler's
+    cfg, so each entry's hooks run with the entry's cfg in its place, and the coupler's cfg is restored after.
+    """
+    manager = _manager_class(solver_cfg)
+    coupler_cfg = NewtonManager._solver_cfg
+    NewtonManager._solver_cfg = solver_cfg
+    try:
+        yield manager
+    finally:
+        NewtonManager._solver_cfg = coupler_cfg
 
 
 def _manager_class(solver_cfg: NewtonSolverCfg) -> type[NewtonManager]:

@@ -110,6 +110,7 @@ def test_proxy_holds_box_200_steps_and_resets_one_world():
     sim, scene = _make_scene(_proxy_cfg(_entries()), num_envs=2, observables=("body_qdd",))
     sim.reset()
     assert type(NewtonManager.get_solver()).__name__ == "SolverCoupledProxy"
+    assert NewtonManager.uses_graph(), "MuJoCo Warp and VBD entries can both be captured, so the coupled step is"
     _run(sim, scene, 200)
     _assert_box_on_block(scene)
     qdd = NewtonManager.get_observables().body_qdd.numpy()
@@ -276,3 +277,34 @@ def test_include_flags_and_prefix_patterns():
     )
     owned = resolve_entries(model, (entry,))
     assert owned["bare"].bodies == [0] and owned["bare"].joints == [] and owned["bare"].shapes == [1]
+
+
+def test_entry_manager_hooks_see_the_entry_solver_cfg():
+    """Each entry's builder and capture hooks run with that entry's solver cfg active (e.g. VBD coloring options)."""
+    from isaaclab.sim import SimulationContext
+
+    from isaaclab_newton.physics import MJWarpSolverCfg, NewtonManager
+    from isaaclab_newton.physics.mjwarp_manager import NewtonMJWarpManager
+
+    seen: list[tuple[str, object]] = []
+
+    class RecordingMJWarpManager(NewtonMJWarpManager):
+        @classmethod
+        def _prepare_builder_for_finalize(cls, builder):
+            seen.append(("finalize", NewtonManager._solver_cfg))
+
+        @classmethod
+        def _supports_cuda_graph_capture(cls):
+            seen.append(("capture", NewtonManager._solver_cfg))
+            return super()._supports_cuda_graph_capture()
+
+    rigid_cfg = MJWarpSolverCfg(use_mujoco_contacts=False)
+    rigid_cfg.class_type = RecordingMJWarpManager
+    coupler = _proxy_cfg(_entries(solver_cfg=rigid_cfg))
+    sim, _ = _make_scene(coupler)
+    sim.reset()
+    assert [kind for kind, _ in seen] == ["finalize", "capture"]
+    # the simulation context holds copies of the cfgs: identify the entry's cfg by its manager class
+    assert all(cfg.class_type is RecordingMJWarpManager for _, cfg in seen), "an entry's hooks read the entry's cfg"
+    assert type(NewtonManager._solver_cfg) is type(coupler), "the coupler's cfg is active again after the hooks"
+    SimulationContext.clear_instance()
