@@ -788,7 +788,12 @@ class NewtonManager(PhysicsManager):
 
     @classmethod
     def _capture_graph(cls) -> None:
-        """Capture the substep loop of one physics step (eager fallback, with the reason logged once)."""
+        """Capture the substep loop of one physics step (eagerly, with the reason logged once, where it cannot be).
+
+        Raises:
+            RuntimeError: If the capture itself fails. A failed capture can leave solver buffers half-written, so
+                the run does not go on eagerly with them; the message names the settings that step eagerly.
+        """
         NewtonManager._graph = None
         reason = cls._graph_unavailable_reason()
         if reason is not None:
@@ -797,9 +802,13 @@ class NewtonManager(PhysicsManager):
 
         try:
             captured = _graph.capture(cls._simulate_physics_only, cls.get_device())
-        except Exception as exc:  # capture failures must not lose the run; report why and run eagerly
-            _graph.report_eager_fallback(f"graph capture failed for {cls.__name__}: {exc}")
-            return
+        except Exception as exc:
+            flag = "use_cuda_graph" if wp.get_device(cls.get_device()).is_cuda else "use_cpu_graph"
+            raise RuntimeError(
+                f"Graph capture of {cls.__name__}'s substep loop failed ({type(exc).__name__}: {exc}); the solver may"
+                f" be left half-initialized by the failed capture. Set NewtonCfg.{flag}=False to step eagerly, or make"
+                f" {cls.__name__}._supports_cuda_graph_capture() return False for this solver."
+            ) from exc
         NewtonManager._graph = captured
 
     @classmethod

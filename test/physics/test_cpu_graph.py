@@ -48,3 +48,18 @@ def test_cpu_graph_replay_matches_eager(make_sim, case):
     assert eager_q[0, 2] < 0.14  # the box moved
     np.testing.assert_array_equal(graph_q, eager_q)
     np.testing.assert_array_equal(graph_qd, eager_qd)
+
+
+def test_failed_capture_raises_naming_the_eager_setting(make_sim, monkeypatch):
+    """A capture that fails raises a RuntimeError naming NewtonCfg.use_cpu_graph=False instead of stepping on."""
+    from isaaclab_newton.physics import graph
+
+    def broken_capture(fn, device):
+        raise ValueError("math domain error")
+
+    monkeypatch.setattr(graph, "capture", broken_capture)
+    sim = make_sim(XPBDSolverCfg(), num_substeps=2)
+    scenes.add_dropped_box(NewtonManager.create_builder(), height=0.15)
+    with pytest.raises(RuntimeError, match="NewtonCfg.use_cpu_graph=False"):
+        sim.reset()
+        sim.step(render=False)
