@@ -9,18 +9,17 @@ import warp as wp
 
 logger = logging.getLogger(__name__)
 
-_reported_reasons: set[str] = set()
 
-
-def report_eager_fallback(reason: str) -> None:
+def report_eager_fallback(reason: str, reported: set[str]) -> None:
     """Log, once per distinct reason, that the manager runs the substep loop eagerly.
 
     Args:
         reason: Why no graph is used.
+        reported: The reasons already logged (owned by the caller); ``reason`` is added to it.
     """
-    if reason in _reported_reasons:
+    if reason in reported:
         return
-    _reported_reasons.add(reason)
+    reported.add(reason)
     logger.warning("[NewtonManager] running the simulation loop eagerly (no graph): %s", reason)
 
 

@@ -106,6 +106,8 @@ class NewtonManager(PhysicsManager):
     _solver_dt: ClassVar[float] = 1.0 / 60.0
     _external_body_f: ClassVar[wp.array | None] = None
     _graph: ClassVar[wp.Graph | None] = None
+    _eager_reasons_logged: ClassVar[set[str]] = set()
+    """Reasons for eager stepping already logged in this process (each is logged once)."""
     _graph_deferred: ClassVar[bool] = False
 
     # -- resets --
@@ -797,7 +799,7 @@ class NewtonManager(PhysicsManager):
         NewtonManager._graph = None
         reason = cls._graph_unavailable_reason()
         if reason is not None:
-            _graph.report_eager_fallback(reason)
+            _graph.report_eager_fallback(reason, NewtonManager._eager_reasons_logged)
             return
 
         try:
