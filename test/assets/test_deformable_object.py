@@ -113,7 +113,7 @@ def test_masked_reset_restores_only_env_1_without_host_sync(soft_scene, monkeypa
     assert torch.equal(after[1], default[1])
     assert torch.equal(after[0], before[0])
     assert not torch.allclose(before[1], default[1], atol=1e-3), "the cube must have moved before the reset"
-    with pytest.raises(ValueError, match=r"env_mask must have shape \(2,\)"):
+    with pytest.raises(ValueError, match=r"env_mask must be a bool mask of shape \(2,\)"):
         cube.reset(env_mask=torch.ones(3, dtype=torch.bool))
 
 

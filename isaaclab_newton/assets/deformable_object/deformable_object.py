@@ -12,6 +12,7 @@ from isaaclab.assets.deformable_object.base_deformable_object import BaseDeforma
 from isaaclab.utils.warp import ProxyArray
 
 from ...physics import NewtonManager
+from ..particle_rows import ParticleRowsMixin
 from ..unsupported import mark_unsupported
 from .deformable_object_data import DeformableObjectData
 from .kernels import scatter_kinematic_target_kernel, scatter_state_kernel, scatter_vec3_kernel, vec6f
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 Ids = Sequence[int] | torch.Tensor | wp.array | ProxyArray | None
 
 
-class DeformableObject(BaseDeformableObject):
+class DeformableObject(ParticleRowsMixin, BaseDeformableObject):
     """A deformable body (tetrahedral soft body or cloth) cloned into every Newton world.
 
     Spawn it with :class:`~isaaclab_newton.sim.SoftGridCfg`, :class:`~isaaclab_newton.sim.SoftMeshCfg`,
@@ -54,11 +55,6 @@ class DeformableObject(BaseDeformableObject):
         return self._data
 
     @property
-    def num_instances(self) -> int:
-        """Number of environments holding this deformable."""
-        return self._indices.shape[0]
-
-    @property
     def num_bodies(self) -> int:
         """Always 1."""
         return 1
@@ -67,11 +63,6 @@ class DeformableObject(BaseDeformableObject):
     def max_sim_vertices_per_body(self) -> int:
         """Nodes of the simulation mesh (the same in every env)."""
         return self._indices.shape[1]
-
-    @property
-    def particle_indices(self) -> wp.array:
-        """Model particle indices of each env's nodes, shape (N, P) int32."""
-        return self._indices
 
     # -- operations ------------------------------------------------------------------------------------
 
@@ -86,9 +77,9 @@ class DeformableObject(BaseDeformableObject):
         if env_mask is not None:
             # sync-free: every env's worlds and nodes are visited, the mask selects which are written
             select = self._select_from_mask(env_mask)
-            NewtonManager.request_world_reset(self._all_world_ids, select=select)
+            NewtonManager.request_world_reset(self._world_ids, select=select)
             NewtonManager.forward()
-            self._scatter_state(self._data.default_nodal_state_w.warp, self._ALL_INDICES, full_data=True, select=select)
+            self._scatter_state(self._data.default_nodal_state_w.warp, self._all_ids, full_data=True, select=select)
             self._data.mark_dirty()
             return
         ids = self._resolve_env_ids(env_ids)
@@ -205,30 +196,6 @@ class DeformableObject(BaseDeformableObject):
             )
         return value.to(device=self.device)
 
-    def _resolve_env_ids(self, env_ids: Ids) -> wp.array:
-        if env_ids is None or (isinstance(env_ids, slice) and env_ids == slice(None)):
-            return self._ALL_INDICES
-        if isinstance(env_ids, ProxyArray):
-            env_ids = env_ids.warp
-        if isinstance(env_ids, wp.array):
-            return env_ids if env_ids.dtype == wp.int32 else wp.from_torch(wp.to_torch(env_ids).to(torch.int32))
-        if not isinstance(env_ids, torch.Tensor):
-            env_ids = torch.as_tensor(list(env_ids), dtype=torch.int32)
-        return wp.from_torch(env_ids.to(device=self.device, dtype=torch.int32).reshape(-1).contiguous())
-
-    def _select_from_mask(self, env_mask: wp.array | torch.Tensor | ProxyArray) -> wp.array:
-        """The (N,) boolean Warp selection over envs from a mask (its shape is checked on the host, no sync)."""
-        if isinstance(env_mask, ProxyArray):
-            env_mask = env_mask.warp
-        mask = env_mask if isinstance(env_mask, torch.Tensor) else wp.to_torch(env_mask)
-        if tuple(mask.shape) != (self.num_instances,):
-            raise ValueError(f"env_mask must have shape ({self.num_instances},), got {tuple(mask.shape)}.")
-        return wp.from_torch(mask.to(device=self.device, dtype=torch.bool).contiguous(), dtype=wp.bool)
-
-    def _world_ids_of(self, ids: wp.array) -> wp.array:
-        worlds = wp.to_torch(self._all_world_ids)[wp.to_torch(ids).long()]
-        return wp.from_torch(worlds.contiguous(), dtype=wp.int32)
-
     # -- initialization --------------------------------------------------------------------------------
 
     def _initialize_impl(self) -> None:
@@ -236,11 +203,8 @@ class DeformableObject(BaseDeformableObject):
         if model is None:
             raise RuntimeError("The Newton model is not finalized: assets initialize on sim.reset().")
         world_ids, indices = deformable_particle_indices(self.cfg.prim_path)
-        self._indices = wp.array(indices.astype(np.int32), dtype=wp.int32, device=self.device)
+        self._init_particle_rows(indices, world_ids)
         n, p = indices.shape
-        self._ALL_INDICES = wp.array(np.arange(n, dtype=np.int32), dtype=wp.int32, device=self.device)
-        self._all_world_ids = wp.array(np.asarray(world_ids, dtype=np.int32), dtype=wp.int32, device=self.device)
-        self._select_all = wp.zeros(0, dtype=wp.bool, device=self.device)
         self._data = DeformableObjectData(self._indices, self.device)
         self._default_mass = wp.array(model.particle_mass.numpy()[indices], dtype=wp.float32, device=self.device)
         q = model.particle_q.numpy()[indices]

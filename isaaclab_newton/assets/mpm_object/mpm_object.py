@@ -13,6 +13,7 @@ from isaaclab.utils.warp import ProxyArray
 
 from ...physics import NewtonManager
 from ..deformable_object.kernels import scatter_state_kernel, scatter_vec3_kernel, vec6f
+from ..particle_rows import ParticleRowsMixin
 from ..write_checks import checked_tensor
 from .mpm_object_data import MPMObjectData
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 Ids = Sequence[int] | torch.Tensor | wp.array | ProxyArray | slice | None
 
 
-class MPMObject(AssetBase):
+class MPMObject(ParticleRowsMixin, AssetBase):
     """Granular or elasto-plastic media of P particles cloned into every Newton world.
 
     Spawn it with :class:`~isaaclab_newton.sim.spawners.mpm.MPMGridCfg` and simulate it with
@@ -57,19 +58,9 @@ class MPMObject(AssetBase):
         return self._data
 
     @property
-    def num_instances(self) -> int:
-        """Number of environments holding this object."""
-        return self._indices.shape[0]
-
-    @property
     def particles_per_object(self) -> int:
         """Particles in each environment's object (the same in every environment)."""
         return self._indices.shape[1]
-
-    @property
-    def particle_indices(self) -> wp.array:
-        """Model particle indices of each environment's particles, shape (N, P) int32."""
-        return self._indices
 
     # -- operations ------------------------------------------------------------------------------------
 
@@ -180,41 +171,6 @@ class MPMObject(AssetBase):
             device=self.device,
         )
 
-    def _resolve_env_ids(self, env_ids: Ids) -> wp.array:
-        if env_ids is None or (isinstance(env_ids, slice) and env_ids == slice(None)):
-            return self._all_ids
-        if isinstance(env_ids, slice):
-            env_ids = range(self.num_instances)[env_ids]
-        if isinstance(env_ids, ProxyArray):
-            env_ids = env_ids.warp
-        if isinstance(env_ids, wp.array):
-            env_ids = wp.to_torch(env_ids)
-        if not isinstance(env_ids, torch.Tensor):
-            env_ids = torch.as_tensor(list(env_ids), dtype=torch.int32)
-        if env_ids.dtype.is_floating_point or env_ids.dtype == torch.bool:
-            raise TypeError(f"MPMObject: env_ids must hold integer env indices, got dtype {env_ids.dtype}.")
-        if env_ids.numel() > self.num_instances:
-            raise ValueError(
-                f"MPMObject: env_ids selects {env_ids.numel()} envs but the asset has {self.num_instances}."
-            )
-        return wp.from_torch(env_ids.to(device=self.device, dtype=torch.int32).reshape(-1).contiguous())
-
-    def _select_from_mask(self, env_mask: wp.array | torch.Tensor | ProxyArray) -> wp.array:
-        """The (N,) boolean Warp selection over envs from a mask (its shape is checked on the host, no sync)."""
-        if isinstance(env_mask, ProxyArray):
-            env_mask = env_mask.warp
-        mask = env_mask if isinstance(env_mask, torch.Tensor) else wp.to_torch(env_mask)
-        if tuple(mask.shape) != (self.num_instances,) or mask.dtype != torch.bool:
-            raise ValueError(
-                f"MPMObject: env_mask must be a bool mask of shape ({self.num_instances},), got {mask.dtype} of"
-                f" shape {tuple(mask.shape)}."
-            )
-        return wp.from_torch(mask.to(device=self.device).contiguous(), dtype=wp.bool)
-
-    def _world_ids_of(self, ids: wp.array) -> wp.array:
-        worlds = wp.to_torch(self._world_ids)[wp.to_torch(ids).long()]
-        return wp.from_torch(worlds.contiguous(), dtype=wp.int32)
-
     # -- initialization --------------------------------------------------------------------------------
 
     def _initialize_impl(self) -> None:
@@ -225,11 +181,7 @@ class MPMObject(AssetBase):
         if entities.count("particle") == 0:
             raise ValueError(f"{self.cfg.prim_path!r} holds no particles; spawn it with MPMGridCfg.")
         indices = entities.indices("particle")
-        n = indices.shape[0]
-        self._indices = wp.array(indices.astype(np.int32), dtype=wp.int32, device=self.device)
-        self._all_ids = wp.array(np.arange(n, dtype=np.int32), dtype=wp.int32, device=self.device)
-        self._world_ids = wp.array(np.asarray(entities.world_ids, dtype=np.int32), dtype=wp.int32, device=self.device)
-        self._select_all = wp.zeros(0, dtype=wp.bool, device=self.device)
+        self._init_particle_rows(indices, entities.world_ids)
         self._data = MPMObjectData(self._indices, self.device)
         state = np.concatenate((model.particle_q.numpy()[indices], model.particle_qd.numpy()[indices]), axis=-1)
         self._data.default_particle_state_w.warp.assign(state.astype(np.float32))
