@@ -1,4 +1,4 @@
-"""Isaac Lab's direct locomotion environment (ant, humanoid) with a mask-native reset."""
+"""Isaac Lab's direct locomotion environment (ant, humanoid): mask-native reset, steps replayed from a CUDA graph."""
 
 from __future__ import annotations
 
@@ -6,15 +6,15 @@ import torch
 from isaaclab.utils.math import sample_uniform
 
 from ._reuse import load_isaaclab_tasks_module
-from .mask_reset import MaskResetMixin
+from .graph_step import GraphStepMixin
 
 _upstream = load_isaaclab_tasks_module(
     "core/locomotion/locomotion_direct_env.py", "_isaaclab_tasks_locomotion_direct_env"
 )
 
 
-class LocomotionMaskResetEnv(MaskResetMixin, _upstream.LocomotionDirectEnv):
-    """Isaac Lab's ``LocomotionDirectEnv``; ``env.step()`` resets done envs by mask (see :mod:`.mask_reset`)."""
+class LocomotionMaskResetEnv(GraphStepMixin, _upstream.LocomotionDirectEnv):
+    """Isaac Lab's ``LocomotionDirectEnv`` with the graph-replayed step of :mod:`.graph_step`."""
 
     def _write_masked_sim_state(self, mask: torch.Tensor) -> None:
         """Default root state and joint offsets sampled for every env (clamped to the soft limits), where ``mask``."""

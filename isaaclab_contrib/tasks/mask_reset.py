@@ -141,13 +141,13 @@ class MaskResetMixin:
         The index path logs the mean of ``reset_time_outs`` over the reset envs on steps with resets and leaves
         the last value otherwise; this computes both cases on the device.
         """
-        log = self.extras.setdefault("log", {})
-        previous = log.get("Metrics/success_rate")
-        if previous is None:
-            previous = torch.zeros((), dtype=torch.float32, device=self.device)
+        rate_buf = getattr(self, "_success_rate", None)
+        if rate_buf is None:
+            rate_buf = self._success_rate = torch.zeros((), dtype=torch.float32, device=self.device)
         count = mask.sum()
         rate = (self.reset_time_outs & mask).sum().float() / count.clamp(min=1).float()
-        log["Metrics/success_rate"] = torch.where(count > 0, rate, previous)
+        rate_buf.copy_(torch.where(count > 0, rate, rate_buf))  # in place: the value carries over steps
+        self.extras.setdefault("log", {})["Metrics/success_rate"] = rate_buf
 
     def _write_masked_sim_state(self, mask: torch.Tensor) -> None:
         """Write the reset simulation state (root, joints) of the envs set in ``mask``, after the asset resets.

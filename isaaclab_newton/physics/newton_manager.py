@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 import warnings
 from abc import abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import newton
@@ -109,6 +110,8 @@ class NewtonManager(PhysicsManager):
     _eager_reasons_logged: ClassVar[set[str]] = set()
     """Reasons for eager stepping already logged in this process (each is logged once)."""
     _graph_deferred: ClassVar[bool] = False
+    _recording_env_step: ClassVar[bool] = False
+    """Set by :meth:`recording_env_step`: an enclosing graph records the steps, so they launch no graph of their own."""
 
     # -- resets --
     _reset_world_mask: ClassVar[wp.array | None] = None
@@ -292,6 +295,7 @@ class NewtonManager(PhysicsManager):
         """Advance the simulation by one physics step: pending resets and FK, then the substeps."""
         if NewtonManager._solver is None:
             raise RuntimeError("NewtonManager.step() called before the solver exists: call sim.reset() first.")
+        recording = NewtonManager._recording_env_step
         cls.update_kinematics()
         schedule = NewtonManager._observable_schedule
         if schedule is not None:
@@ -299,17 +303,58 @@ class NewtonManager(PhysicsManager):
             if contacts is None:  # a solver that owns its pipeline resolves its own contacts
                 contacts = NewtonManager._solver.contacts
             schedule.check_contacts(contacts, NewtonManager._collision_pipeline, NewtonManager._model)
-        if NewtonManager._graph_deferred:
+        if NewtonManager._graph_deferred and not recording:
             NewtonManager._graph_deferred = False
             cls._capture_graph()
-        if NewtonManager._graph is not None:
+        if NewtonManager._graph is not None and not recording:
             _graph.launch(NewtonManager._graph)
         else:
             cls._simulate_physics_only()
         NewtonManager._state_stamp += 1
-        dt = cls.get_physics_dt()
-        PhysicsManager._sim_time += dt
-        NewtonManager._world_health.count_steps(1, manager_name=cls.__name__)
+        PhysicsManager._sim_time += cls.get_physics_dt()
+        if not recording:
+            cls._count_steps(1)
+
+    @classmethod
+    @contextmanager
+    def recording_env_step(cls) -> Iterator[None]:
+        """Context for recording whole env steps into an enclosing CUDA graph (see :class:`~.graph.TorchWarpGraph`).
+
+        Inside it, :meth:`step` issues its substeps as kernel launches into the capture instead of launching its own
+        graph, and skips the host bookkeeping of a step (simulation time is restored on exit, the non-finite-world
+        counter is not advanced). After each replay of the recorded graph, call :meth:`note_replayed_steps`.
+
+        Raises:
+            RuntimeError: If the substep graph has not been captured yet (step once eagerly before recording).
+        """
+        if NewtonManager._graph_deferred:
+            raise RuntimeError("Step the simulation once before recording env steps: the substep graph is pending.")
+        sim_time = PhysicsManager._sim_time
+        NewtonManager._recording_env_step = True
+        try:
+            yield
+        finally:
+            NewtonManager._recording_env_step = False
+            PhysicsManager._sim_time = sim_time
+            NewtonManager._state_stamp += 1  # reads cached during the recording hold values never computed
+
+    @classmethod
+    def note_replayed_steps(cls, num_steps: int) -> None:
+        """Host bookkeeping of ``num_steps`` physics steps whose device work an enclosing graph replayed.
+
+        Advances the simulation time, marks cached reads stale and advances the non-finite-world counter, as
+        :meth:`step` does for each step it runs.
+
+        Args:
+            num_steps: Physics steps the replayed graph contains.
+        """
+        NewtonManager._state_stamp += 1
+        PhysicsManager._sim_time += num_steps * cls.get_physics_dt()
+        cls._count_steps(num_steps)
+
+    @classmethod
+    def _count_steps(cls, num_steps: int) -> None:
+        NewtonManager._world_health.count_steps(num_steps, manager_name=cls.__name__)
         cls._check_solver_status()
         if cls._cfg is not None and getattr(cls._cfg, "debug_mode", False):
             cls._log_solver_debug()
@@ -852,6 +897,7 @@ class NewtonManager(PhysicsManager):
         NewtonManager._external_body_f = None
         NewtonManager._graph = None
         NewtonManager._graph_deferred = False
+        NewtonManager._recording_env_step = False
         NewtonManager._reset_world_mask = None
         NewtonManager._reset_pending = False
         NewtonManager._pending_fk = None

@@ -1,4 +1,4 @@
-"""Isaac Lab's direct cartpole environment with a mask-native reset (no host sync when episodes end)."""
+"""Isaac Lab's direct cartpole environment: mask-native reset, whole steps replayed from a CUDA graph on CUDA."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ import torch
 from isaaclab.utils.math import sample_uniform
 
 from .._reuse import load_isaaclab_tasks_module
-from ..mask_reset import MaskResetMixin
+from ..graph_step import GraphStepMixin
 
 _upstream = load_isaaclab_tasks_module("core/cartpole/cartpole_direct_env.py", "_isaaclab_tasks_cartpole_direct_env")
 
 
-class CartpoleMaskResetEnv(MaskResetMixin, _upstream.CartpoleEnv):
-    """Isaac Lab's ``CartpoleEnv``; ``env.step()`` resets done envs by mask (see :mod:`..mask_reset`)."""
+class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
+    """Isaac Lab's ``CartpoleEnv`` with the graph-replayed step of :mod:`..graph_step`."""
 
     def _write_masked_sim_state(self, mask: torch.Tensor) -> None:
         """Cart and pole offsets sampled for every env, clamped to the soft limits, written where ``mask`` is set."""

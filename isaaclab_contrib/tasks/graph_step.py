@@ -1,0 +1,161 @@
+"""Whole env steps replayed from one CUDA graph: actions, decimation, rewards, dones, mask reset and observations.
+
+On CUDA the per-step cost of a direct task is mostly host time: Python issuing a few hundred small kernels per
+``env.step()``. :class:`GraphStepMixin` records one whole ``env.step()`` (everything core's
+:meth:`~isaaclab.envs.DirectRLEnv.step` does, with the sync-free mask reset of :class:`.mask_reset.MaskResetMixin`)
+into a :class:`~isaaclab_newton.physics.graph.TorchWarpGraph` and replays it for every later step: the action is
+copied into a persistent input buffer, the graph runs, and the host bookkeeping of the step (step counters,
+simulation time) is advanced in Python.
+
+How a step is run:
+
+- the first step in a new graph state runs eagerly (every kernel loaded, lazy buffers created), the next one is
+  recorded and replayed; the graph state is what the recorded step branches on in Python (which wrench composers
+  are active), and a change records the step again;
+- state a step carries to the next one by rebinding an attribute (``self.potentials = ...`` in Isaac Lab's
+  locomotion task, a tensor in ``extras``) is carried by the graph itself: at the end of the recorded step, the
+  new tensor is copied into the one the step read at its start;
+- the returned observations, rewards and dones are the graph's buffers, rewritten in place by the next step (as
+  the reward and reset buffers of Isaac Lab's manager-based envs are): copy them to keep them across steps.
+
+Steps run eagerly (core's path, nothing recorded) on CPU, without ``NewtonCfg.use_cuda_graph``, where the mask
+reset does not apply, while rendering or recording video, with events configured (their interval timers branch on
+the host), with ``NewtonCfg.debug_mode``, and when :attr:`GraphStepMixin.capture_env_step` is ``False``. A reset
+requested from a UI control runs that step eagerly and records the graph again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import torch
+
+from isaaclab_newton.physics import NewtonManager
+from isaaclab_newton.physics.graph import TorchWarpGraph
+
+from .mask_reset import MaskResetMixin
+
+_CARRY_DEPTH = 3
+"""How deep carried tensors are looked for in dict attributes (``extras["log"][name]`` is depth 3)."""
+
+
+class GraphStepMixin(MaskResetMixin):
+    """A :class:`.mask_reset.MaskResetMixin` whose whole ``env.step()`` replays from one CUDA graph on CUDA.
+
+    Put it first in the bases (``class Env(GraphStepMixin, UpstreamEnv)``) and implement the mask reset hooks
+    :meth:`_write_masked_sim_state` and :meth:`_reset_masked_task`; both then run inside the recorded step, so
+    :meth:`_reset_masked_task` must not synchronize with the host either.
+    """
+
+    capture_env_step: bool = True
+    """On CUDA (with ``NewtonCfg.use_cuda_graph``), replay whole env steps from a CUDA graph."""
+
+    def __init__(self, cfg, render_mode: str | None = None, **kwargs):
+        super().__init__(cfg, render_mode, **kwargs)
+        self._step_action: torch.Tensor | None = None
+        self._step_graph: TorchWarpGraph | None = None
+        self._step_graph_key: tuple[bool, ...] | None = None
+        self._step_warm_key: tuple[bool, ...] | None = None
+        self._step_outputs: tuple | None = None
+
+    def step_graph_unavailable_reason(self) -> str | None:
+        """Why ``env.step()`` runs eagerly instead of replaying a graph, or ``None`` when it replays one."""
+        if not self.capture_env_step:
+            return f"{type(self).__name__}.capture_env_step is False"
+        if not super()._graph_reset_enabled():
+            return "not on CUDA with NewtonCfg.use_cuda_graph (or capture_mask_reset is False)"
+        if not self._mask_reset_supported():
+            return "the configuration needs core's index reset (final observations, reset events or noise models)"
+        if self.sim.is_rendering or self.video_recorders:
+            return "rendering or recording video"
+        if self.cfg.events:
+            return "events are configured (interval events branch on the host)"
+        if getattr(self.cfg.sim.physics, "debug_mode", False):
+            return "NewtonCfg.debug_mode reads solver state on the host after each physics step"
+        return None
+
+    def _graph_reset_enabled(self) -> bool:
+        """The reset's own graph is used only where whole steps are not replayed (they contain the reset)."""
+        return self.step_graph_unavailable_reason() is not None and super()._graph_reset_enabled()
+
+    def step(self, action: torch.Tensor):
+        """Run one env step: replayed from the recorded graph where possible (see the module notes), else eagerly."""
+        if self.step_graph_unavailable_reason() is not None:
+            return super().step(action)
+        action = self._copy_step_action(action)
+        if self.sim.consume_reset_request():
+            # core resets every env on such a request, with Python branching the recorded step does not have
+            self.sim.request_reset()
+            self._step_graph = self._step_warm_key = None
+            return super().step(action)
+        key = self._reset_graph_state()
+        if self._step_graph is None or key != self._step_graph_key:
+            if key != self._step_warm_key:
+                self._step_warm_key = key
+                return super().step(action)
+            self._record_step(key)
+        self._step_graph.replay()
+        self._note_replayed_step()
+        return self._step_outputs
+
+    def _copy_step_action(self, action: torch.Tensor) -> torch.Tensor:
+        """Copy ``action`` into the graph's persistent input buffer and return that buffer."""
+        if self._step_action is None:
+            self._step_action = torch.zeros((self.num_envs, *self.single_action_space.shape), device=self.device)
+        if tuple(action.shape) != tuple(self._step_action.shape):
+            raise ValueError(
+                f"{type(self).__name__}.step() expects actions of shape {tuple(self._step_action.shape)}"
+                f" (num_envs, action_dim), got {tuple(action.shape)}."
+            )
+        self._step_action.copy_(action)
+        return self._step_action
+
+    def _record_step(self, key: tuple[bool, ...]) -> None:
+        """Record one env step (not run: the caller replays it), with the host counters left as they were."""
+        self._step_graph = None
+        NewtonManager.update_kinematics()  # work queued before the step runs outside the graph
+        counters = (self._sim_step_counter, self.common_step_counter, self.sim._physics_step_count)
+        outputs: list[tuple] = []
+
+        def one_step() -> None:
+            before = dict(_tensors(vars(self)))
+            outputs.append(super(GraphStepMixin, self).step(self._step_action))
+            for path, new in _tensors(vars(self)):
+                old = before.get(path)
+                if old is not None and old is not new and _same_layout(old, new):
+                    old.copy_(new)  # the next replay reads ``old``: it must hold what this step left
+
+        try:
+            with NewtonManager.recording_env_step():
+                self._step_graph = TorchWarpGraph(one_step, self.device)
+        except RuntimeError as err:
+            raise RuntimeError(
+                f"The env step of {type(self).__name__} could not be recorded in a CUDA graph ({err}). Set"
+                f" {type(self).__name__}.capture_env_step = False to step eagerly."
+            ) from err
+        finally:
+            self._sim_step_counter, self.common_step_counter, self.sim._physics_step_count = counters
+        self._step_graph_key = key
+        self._step_outputs = outputs[0]
+
+    def _note_replayed_step(self) -> None:
+        """The host bookkeeping of one replayed env step: step counters and simulation time."""
+        decimation = self.cfg.decimation
+        self._sim_step_counter += decimation
+        self.common_step_counter += 1
+        self.sim._physics_step_count += decimation
+        NewtonManager.note_replayed_steps(decimation)
+
+
+def _tensors(attrs: dict[str, Any], prefix: tuple = (), depth: int = 1) -> Iterator[tuple[tuple, torch.Tensor]]:
+    """Tensors held by ``attrs`` and by dicts in it (to ``_CARRY_DEPTH`` levels), keyed by their path."""
+    for name, value in attrs.items():
+        if isinstance(value, torch.Tensor):
+            yield (*prefix, name), value
+        elif isinstance(value, dict) and depth < _CARRY_DEPTH:
+            yield from _tensors(value, (*prefix, name), depth + 1)
+
+
+def _same_layout(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return a.shape == b.shape and a.dtype == b.dtype and a.device == b.device

@@ -1,0 +1,106 @@
+"""Whole env steps replayed from a CUDA graph: the trajectory, counters and resets of eager steps."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from .test_mask_reset import DIRECT_TASKS, FIXED_RESET, _close, _make_env, _robot
+
+pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="CUDA graphs need a CUDA device")
+
+STEPS = 20
+EPISODE_S = 0.1  # 6 env steps at the tasks' 1/60 s env step: time-out resets on steps 6, 12 and 18
+
+
+def _run(task: str, *, capture: bool, force_from: int | None = None) -> dict:
+    """``STEPS`` steps of fixed pseudo-random actions; copies of what each step returned and the host counters.
+
+    With ``force_from``, a permanent force on every body of the robot is switched on before that step.
+    """
+    from isaaclab.physics import PhysicsManager
+
+    env = _make_env(task, 8, device="cuda:0", episode_length_s=EPISODE_S, **FIXED_RESET[task])
+    env.capture_env_step = capture
+    try:
+        env.reset(seed=0)
+        generator = torch.Generator().manual_seed(1)
+        returned = []
+        for step in range(STEPS):
+            if step == force_from:
+                robot = _robot(env)
+                forces = torch.zeros((env.num_envs, robot.num_bodies, 3), device=env.device)
+                forces[..., 0] = 3.0
+                robot.permanent_wrench_composer.set_forces_and_torques_index(forces=forces, is_global=True)
+            action = 2.0 * torch.rand((env.num_envs, env.action_space.shape[-1]), generator=generator) - 1.0
+            obs, reward, terminated, time_out, extras = env.step(action.to(env.device))
+            returned.append(
+                {
+                    "obs": obs["policy"].clone(),
+                    "reward": reward.clone(),
+                    "terminated": terminated.clone(),
+                    "time_out": time_out.clone(),
+                    "success_rate": extras["log"]["Metrics/success_rate"].clone(),
+                }
+            )
+        counters = (env.common_step_counter, env._sim_step_counter, env.sim._physics_step_count)
+        return {
+            "returned": returned,
+            "counters": counters,
+            "sim_time": PhysicsManager._sim_time,
+            "graph": env._step_graph is not None,
+            "reason": env.step_graph_unavailable_reason(),
+        }
+    finally:
+        _close(env)
+
+
+def _assert_same_trajectory(eager: dict, graph: dict) -> None:
+    for step, (a, b) in enumerate(zip(eager["returned"], graph["returned"], strict=True)):
+        for name in a:
+            torch.testing.assert_close(b[name], a[name], rtol=1e-5, atol=1e-5, msg=f"{name} differs at step {step}")
+    assert graph["counters"] == eager["counters"]
+    assert graph["sim_time"] == pytest.approx(eager["sim_time"], rel=1e-12)
+
+
+@pytest.mark.parametrize("task", DIRECT_TASKS)
+def test_replayed_steps_match_eager_steps(task):
+    """Replayed steps return what eager steps return (time-out resets and carried task state included)."""
+    eager = _run(task, capture=False)
+    graph = _run(task, capture=True)
+    assert not eager["graph"] and eager["reason"] is not None
+    assert graph["graph"] and graph["reason"] is None, graph["reason"]
+    assert any(bool(r["time_out"].any()) for r in graph["returned"]), "the window must contain time-out resets"
+    _assert_same_trajectory(eager, graph)
+
+
+def test_step_is_recorded_again_when_a_wrench_composer_turns_on():
+    """A force switched on mid-run makes the next steps run it: the trajectory matches eager steps with the force."""
+    task = "Isaac-Cartpole-Direct-v0"
+    eager = _run(task, capture=False, force_from=9)
+    graph = _run(task, capture=True, force_from=9)
+    assert graph["graph"]
+    _assert_same_trajectory(eager, graph)
+    without = _run(task, capture=True)
+    assert not torch.allclose(without["returned"][-1]["obs"], graph["returned"][-1]["obs"]), "the force must act"
+
+
+def test_replayed_steps_do_not_synchronize():
+    """Replayed steps (resets included) run under ``torch.cuda.set_sync_debug_mode("error")``."""
+    task = "Isaac-Ant-Direct-v0"
+    env = _make_env(task, 16, device="cuda:0", episode_length_s=EPISODE_S)
+    try:
+        env.reset(seed=0)
+        actions = torch.zeros((env.num_envs, env.action_space.shape[-1]), device=env.device)
+        for _ in range(3):
+            env.step(actions)
+        assert env._step_graph is not None
+        torch.cuda.set_sync_debug_mode("error")
+        try:
+            for _ in range(12):
+                env.step(actions)
+        finally:
+            torch.cuda.set_sync_debug_mode("default")
+        assert int(env.episode_length_buf.max()) < 7, "time-outs must have reset the envs within the window"
+    finally:
+        _close(env)
