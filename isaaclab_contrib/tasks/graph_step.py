@@ -14,7 +14,7 @@ How a step is run:
   are active), and a change records the step again;
 - state a step carries to the next one by rebinding an attribute (``self.potentials = ...`` in Isaac Lab's
   locomotion task, a tensor in ``extras``) is carried by the graph itself: at the end of the recorded step, the
-  new tensor is copied into the one the step read at its start;
+  new tensor is copied into the one the step read at its start, which the mixin keeps alive with the graph;
 - the returned observations, rewards and dones are the graph's buffers, rewritten in place by the next step (as
   the reward and reset buffers of Isaac Lab's manager-based envs are): copy them to keep them across steps.
 
@@ -58,6 +58,7 @@ class GraphStepMixin(MaskResetMixin):
         self._step_graph_key: tuple[bool, ...] | None = None
         self._step_warm_key: tuple[bool, ...] | None = None
         self._step_outputs: tuple | None = None
+        self._step_carried: tuple[torch.Tensor, ...] = ()
 
     def step_graph_unavailable_reason(self) -> str | None:
         """Why ``env.step()`` runs eagerly instead of replaying a graph, or ``None`` when it replays one."""
@@ -117,6 +118,7 @@ class GraphStepMixin(MaskResetMixin):
         NewtonManager.update_kinematics()  # work queued before the step runs outside the graph
         counters = (self._sim_step_counter, self.common_step_counter, self.sim._physics_step_count)
         outputs: list[tuple] = []
+        carried: list[torch.Tensor] = []
 
         def one_step() -> None:
             before = dict(_tensors(vars(self)))
@@ -125,6 +127,7 @@ class GraphStepMixin(MaskResetMixin):
                 old = before.get(path)
                 if old is not None and old is not new and _same_layout(old, new):
                     old.copy_(new)  # the next replay reads ``old``: it must hold what this step left
+                    carried.append(old)
 
         try:
             with NewtonManager.recording_env_step():
@@ -138,6 +141,8 @@ class GraphStepMixin(MaskResetMixin):
             self._sim_step_counter, self.common_step_counter, self.sim._physics_step_count = counters
         self._step_graph_key = key
         self._step_outputs = outputs[0]
+        # the graph reads and writes these outside its memory pool: they must live as long as it does
+        self._step_carried = tuple(carried)
 
     def _note_replayed_step(self) -> None:
         """The host bookkeeping of one replayed env step: step counters and simulation time."""
