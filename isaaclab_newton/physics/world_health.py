@@ -1,6 +1,6 @@
 """Per-world non-finite state flags, computed on the device after every physics step.
 
-One kernel (one thread per world) scans the world's body poses and twists and its joint coordinates and
+One kernel (one thread block per world) scans the world's body poses and twists and its joint coordinates and
 velocities after the substeps; it runs inside the captured graph on CUDA, so detection adds no host sync.
 Two buffers of length ``world_count`` hold the result:
 
@@ -23,6 +23,8 @@ import warp as wp
 logger = logging.getLogger(__name__)
 
 _MAX_LOGGED_IDS = 8
+_FLAG_BLOCK = 32
+"""Threads per world of the check on CUDA."""
 
 
 class WorldHealth:
@@ -53,9 +55,10 @@ class WorldHealth:
         arrays = (state.body_q, state.body_qd, state.joint_q, state.joint_qd)
         if self.world_count == 0 or any(a is None for a in arrays):
             return
-        wp.launch(
+        block = _FLAG_BLOCK if self.flags.device.is_cuda else 1
+        wp.launch_tiled(
             _flag_nonfinite_worlds,
-            dim=self.world_count,
+            dim=[self.world_count],
             inputs=[
                 self._body_start,
                 self._coord_start,
@@ -64,8 +67,10 @@ class WorldHealth:
                 state.body_qd,
                 state.joint_q,
                 state.joint_qd,
+                block,
             ],
             outputs=[self.flags, self.seen],
+            block_dim=block,
             device=self.flags.device,
         )
 
@@ -127,22 +132,33 @@ def _flag_nonfinite_worlds(
     body_qd: wp.array(dtype=wp.spatial_vector),
     joint_q: wp.array(dtype=wp.float32),
     joint_qd: wp.array(dtype=wp.float32),
+    block: int,
     flags: wp.array(dtype=wp.bool),
     seen: wp.array(dtype=wp.int32),
 ):
-    w = wp.tid()
+    # one block per world; its threads stride over the world's entries (coalesced reads), then reduce
+    w, lane = wp.tid()
     bad = wp.int32(0)
-    for b in range(body_start[w], body_start[w + 1]):
+    b = body_start[w] + lane
+    while b < body_start[w + 1]:
         if not (_transform_finite(body_q[b]) and wp.isfinite(body_qd[b])):
             bad = wp.int32(1)
-    for c in range(coord_start[w], coord_start[w + 1]):
+        b += block
+    c = coord_start[w] + lane
+    while c < coord_start[w + 1]:
         if not wp.isfinite(joint_q[c]):
             bad = wp.int32(1)
-    for d in range(dof_start[w], dof_start[w + 1]):
+        c += block
+    d = dof_start[w] + lane
+    while d < dof_start[w + 1]:
         if not wp.isfinite(joint_qd[d]):
             bad = wp.int32(1)
-    flags[w] = bad != 0
-    seen[w] = seen[w] | bad
+        d += block
+    total = wp.tile_max(wp.tile(bad))
+    if lane == 0:
+        flagged = total[0]
+        flags[w] = flagged != 0
+        seen[w] = seen[w] | flagged
 
 
 @wp.kernel

@@ -82,8 +82,8 @@ def test_step_is_recorded_again_when_a_wrench_composer_turns_on():
     assert graph["graph"]
     _assert_same_trajectory(eager, graph)
     without = _run(task, capture=True)
-    # step 11: the force has acted for three steps, before the time-out reset on step 12 clears it
-    assert not torch.allclose(without["returned"][11]["obs"], graph["returned"][11]["obs"]), "the force must act"
+    # step 10: the force has acted for two steps; the time-out reset on step 11 returns the fixed reset state
+    assert not torch.allclose(without["returned"][10]["obs"], graph["returned"][10]["obs"]), "the force must act"
 
 
 def test_replayed_steps_do_not_synchronize():
