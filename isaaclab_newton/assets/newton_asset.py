@@ -7,13 +7,14 @@ from collections.abc import Sequence
 import newton
 import torch
 import warp as wp
-from isaaclab.utils.math import quat_apply, quat_apply_inverse, quat_inv, quat_mul
+from isaaclab.utils.math import quat_apply, quat_inv, quat_mul
 from isaaclab.utils.warp import ProxyArray
 from isaaclab.utils.wrench_composer import WrenchComposer
 
 from ..physics import NewtonManager
 from .articulation.binding import ArticulationBinding, torch_view
 from .index_cache import IndexResolver
+from .root_writes import RootJoints, write_root_pose, write_root_twist
 from .write_checks import check_selection_size, checked_tensor
 
 Ids = Sequence[int] | torch.Tensor | wp.array | slice | None
@@ -36,6 +37,7 @@ class NewtonAssetBase:
         self._shape_limits: tuple[tuple[str, int], ...] | None = None  # filled on the first command write
         self._ALL_INDICES = self._env_index.all_ids
         self._all_envs = torch.arange(n, device=self.device)
+        self._root_joint_arrays: RootJoints | None = None  # made on the first root write
         self._all_bodies = torch.arange(len(bind.body_names), device=self.device)
         model_device = str(NewtonManager.get_model().device)
         self._articulations_t = torch.as_tensor(bind.articulation_ids, dtype=torch.int32, device=model_device)
@@ -354,33 +356,44 @@ class NewtonAssetMixin(NewtonAssetBase):
         arm = quat_apply(quat, self._root_com_offset(rows))
         return torch.cat((vel[:, :3] + torch.cross(vel[:, 3:], arm, dim=-1), vel[:, 3:]), -1)
 
+    @property
+    def _root_joints(self) -> RootJoints:
+        """The per-env root joint indices the root write kernels take (int32 Warp arrays)."""
+        if self._root_joint_arrays is None:
+            bind = self._binding
+            self._root_joint_arrays = RootJoints.from_binding(bind.root_joint, bind.root_coord, bind.root_dof)
+        return self._root_joint_arrays
+
     def _write_root_link_pose(self, pose: torch.Tensor, rows: torch.Tensor, mask: torch.Tensor | None) -> None:
         bind = self._binding
         model = NewtonManager.get_model()
-        joints = bind.root_joint[rows]
-        x_c = torch_view(model.joint_X_c)[joints]
+        write_root_pose(
+            self._root_joints,
+            pose,
+            rows,
+            mask,
+            fixed=bind.is_fixed_base,
+            joint_X_c=model.joint_X_c,
+            joint_X_p=model.joint_X_p,
+            joint_q=NewtonManager.get_state_0().joint_q,
+        )
         if bind.is_fixed_base:
-            self._scatter(torch_view(model.joint_X_p), joints, transform_mul(pose, x_c), mask)
             solver = NewtonManager.get_solver()
             if solver is not None:
                 solver.notify_model_changed(newton.ModelFlags.JOINT_PROPERTIES)
-        else:
-            x_p = torch_view(model.joint_X_p)[joints]
-            cols = bind.root_coord[rows][:, None] + torch.arange(7, device=self.device)[None, :]
-            coords = transform_mul(transform_inv(x_p), transform_mul(pose, x_c))
-            self._scatter(torch_view(NewtonManager.get_state_0().joint_q), cols, coords, mask)
         self._queue_fk(rows, mask)
 
     def _write_root_com_velocity(self, vel: torch.Tensor, rows: torch.Tensor, mask: torch.Tensor | None) -> None:
-        bind = self._binding
-        if bind.is_fixed_base:
+        if self._binding.is_fixed_base:
             return
-        parent_quat = torch_view(NewtonManager.get_model().joint_X_p)[bind.root_joint[rows], 3:]
-        local = torch.cat(
-            (quat_apply_inverse(parent_quat, vel[:, :3]), quat_apply_inverse(parent_quat, vel[:, 3:])), -1
+        write_root_twist(
+            self._root_joints,
+            vel,
+            rows,
+            mask,
+            joint_X_p=NewtonManager.get_model().joint_X_p,
+            joint_qd=NewtonManager.get_state_0().joint_qd,
         )
-        cols = bind.root_dof[rows][:, None] + torch.arange(6, device=self.device)[None, :]
-        self._scatter(torch_view(NewtonManager.get_state_0().joint_qd), cols, local, mask)
         self._queue_fk(rows, mask)
 
 

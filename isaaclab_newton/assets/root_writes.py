@@ -1,0 +1,192 @@
+"""Root pose and root twist writes of rigid-body assets as one Warp kernel each (index or mask selection).
+
+A root pose ``T_w`` (world frame, body frame origin) becomes the root joint's state: a fixed root joint gets the
+parent frame ``X_p = T_w * X_c`` (the model changes), a free root joint gets the coordinates
+``q = X_p^-1 * T_w * X_c`` (position [m], then the quaternion x, y, z, w). A root twist (world frame, linear
+[m/s] then angular [rad/s]) of a free root becomes its joint velocities in the parent frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+import warp as wp
+
+
+@dataclass(frozen=True)
+class RootJoints:
+    """Per-env root joint indices of one asset, as int32 Warp arrays.
+
+    Attributes:
+        joint: Model joint index of each env's root joint.
+        coord: First joint coordinate of each env's root joint.
+        dof: First joint DOF of each env's root joint.
+        all_rows: ``0 .. num_envs - 1`` (the rows of a mask write).
+        no_mask: A one-entry bool array passed as the mask of index writes (not read).
+    """
+
+    joint: wp.array
+    coord: wp.array
+    dof: wp.array
+    all_rows: wp.array
+    no_mask: wp.array
+
+    @staticmethod
+    def from_binding(root_joint: torch.Tensor, root_coord: torch.Tensor, root_dof: torch.Tensor) -> RootJoints:
+        """Build from the binding's per-env index tensors (any integer dtype, one device)."""
+        device = root_joint.device
+
+        def as_wp(t: torch.Tensor) -> wp.array:
+            return wp.from_torch(t.to(torch.int32).contiguous(), dtype=wp.int32)
+
+        rows = torch.arange(root_joint.shape[0], device=device)
+        no_mask = wp.zeros(1, dtype=wp.bool, device=str(device))
+        return RootJoints(as_wp(root_joint), as_wp(root_coord), as_wp(root_dof), as_wp(rows), no_mask)
+
+
+@wp.kernel
+def _write_root_pose(
+    pose: wp.array2d(dtype=wp.float32),
+    rows: wp.array(dtype=wp.int32),
+    mask: wp.array(dtype=wp.bool),
+    use_mask: int,
+    fixed: int,
+    root_joint: wp.array(dtype=wp.int32),
+    root_coord: wp.array(dtype=wp.int32),
+    joint_X_c: wp.array(dtype=wp.transformf),
+    joint_X_p: wp.array(dtype=wp.transformf),
+    joint_q: wp.array(dtype=wp.float32),
+):
+    i = wp.tid()
+    if use_mask != 0:  # noqa: SIM102 - Warp does not short-circuit: mask may be the one-entry placeholder
+        if not mask[i]:
+            return
+    row = rows[i]
+    j = root_joint[row]
+    body = wp.transformf(
+        wp.vec3f(pose[i, 0], pose[i, 1], pose[i, 2]), wp.quatf(pose[i, 3], pose[i, 4], pose[i, 5], pose[i, 6])
+    )
+    child = wp.transform_multiply(body, joint_X_c[j])
+    if fixed != 0:
+        joint_X_p[j] = child
+        return
+    local = wp.transform_multiply(wp.transform_inverse(joint_X_p[j]), child)
+    p = wp.transform_get_translation(local)
+    q = wp.transform_get_rotation(local)
+    c = root_coord[row]
+    for k in range(3):
+        joint_q[c + k] = p[k]
+    for k in range(4):
+        joint_q[c + 3 + k] = q[k]
+
+
+@wp.kernel
+def _write_root_twist(
+    twist: wp.array2d(dtype=wp.float32),
+    rows: wp.array(dtype=wp.int32),
+    mask: wp.array(dtype=wp.bool),
+    use_mask: int,
+    root_joint: wp.array(dtype=wp.int32),
+    root_dof: wp.array(dtype=wp.int32),
+    joint_X_p: wp.array(dtype=wp.transformf),
+    joint_qd: wp.array(dtype=wp.float32),
+):
+    i = wp.tid()
+    if use_mask != 0:  # noqa: SIM102 - Warp does not short-circuit: mask may be the one-entry placeholder
+        if not mask[i]:
+            return
+    row = rows[i]
+    parent = wp.transform_get_rotation(joint_X_p[root_joint[row]])
+    lin = wp.quat_rotate_inv(parent, wp.vec3f(twist[i, 0], twist[i, 1], twist[i, 2]))
+    ang = wp.quat_rotate_inv(parent, wp.vec3f(twist[i, 3], twist[i, 4], twist[i, 5]))
+    d = root_dof[row]
+    for k in range(3):
+        joint_qd[d + k] = lin[k]
+        joint_qd[d + 3 + k] = ang[k]
+
+
+def _selection(roots: RootJoints, rows: torch.Tensor, mask: torch.Tensor | None) -> tuple[wp.array, wp.array, int]:
+    if mask is not None:
+        return roots.all_rows, wp.from_torch(mask.contiguous(), dtype=wp.bool), 1
+    return wp.from_torch(rows.to(torch.int32).contiguous(), dtype=wp.int32), roots.no_mask, 0
+
+
+def write_root_pose(
+    roots: RootJoints,
+    pose: torch.Tensor,
+    rows: torch.Tensor,
+    mask: torch.Tensor | None,
+    *,
+    fixed: bool,
+    joint_X_c: wp.array,
+    joint_X_p: wp.array,
+    joint_q: wp.array,
+) -> None:
+    """Write root poses ``pose`` (len(rows), 7) of the env ``rows`` (where ``mask``, over all rows, when given).
+
+    Args:
+        roots: The asset's root joint indices.
+        pose: Body frame poses, world frame (position [m], quaternion x, y, z, w), float32.
+        rows: Env rows written (all rows for a mask write).
+        mask: Bool selection over all rows for a mask write, else ``None``.
+        fixed: Whether the root joint is fixed (writes ``joint_X_p``) or free (writes ``joint_q``).
+        joint_X_c: The model's joint child frames.
+        joint_X_p: The model's joint parent frames.
+        joint_q: The state's joint coordinates.
+    """
+    sel_rows, sel_mask, use_mask = _selection(roots, rows, mask)
+    wp.launch(
+        _write_root_pose,
+        dim=pose.shape[0],
+        inputs=[
+            wp.from_torch(pose.contiguous(), dtype=wp.float32),
+            sel_rows,
+            sel_mask,
+            use_mask,
+            int(fixed),
+            roots.joint,
+            roots.coord,
+            joint_X_c,
+            joint_X_p,
+            joint_q,
+        ],
+        device=joint_X_p.device,
+    )
+
+
+def write_root_twist(
+    roots: RootJoints,
+    twist: torch.Tensor,
+    rows: torch.Tensor,
+    mask: torch.Tensor | None,
+    *,
+    joint_X_p: wp.array,
+    joint_qd: wp.array,
+) -> None:
+    """Write free-root twists ``twist`` (len(rows), 6): world-frame CoM linear [m/s] and angular [rad/s] velocity.
+
+    Args:
+        roots: The asset's root joint indices.
+        twist: World-frame twists, float32.
+        rows: Env rows written (all rows for a mask write).
+        mask: Bool selection over all rows for a mask write, else ``None``.
+        joint_X_p: The model's joint parent frames (the free joint's velocities are in its parent frame).
+        joint_qd: The state's joint velocities.
+    """
+    sel_rows, sel_mask, use_mask = _selection(roots, rows, mask)
+    wp.launch(
+        _write_root_twist,
+        dim=twist.shape[0],
+        inputs=[
+            wp.from_torch(twist.contiguous(), dtype=wp.float32),
+            sel_rows,
+            sel_mask,
+            use_mask,
+            roots.joint,
+            roots.dof,
+            joint_X_p,
+            joint_qd,
+        ],
+        device=joint_X_p.device,
+    )
