@@ -14,7 +14,7 @@ from isaaclab.utils.wrench_composer import WrenchComposer
 from ..physics import NewtonManager
 from .articulation.binding import ArticulationBinding, torch_view
 from .index_cache import IndexResolver
-from .root_writes import RootJoints, write_root_pose, write_root_twist
+from .state_writes import EntryTable, RootJoints, clear_rows, write_root_pose, write_root_twist
 from .write_checks import check_selection_size, checked_tensor
 
 Ids = Sequence[int] | torch.Tensor | wp.array | slice | None
@@ -38,6 +38,7 @@ class NewtonAssetBase:
         self._ALL_INDICES = self._env_index.all_ids
         self._all_envs = torch.arange(n, device=self.device)
         self._root_joint_arrays: RootJoints | None = None  # made on the first root write
+        self._body_table: EntryTable | None = None  # made on the first wrench clear
         self._all_bodies = torch.arange(len(bind.body_names), device=self.device)
         model_device = str(NewtonManager.get_model().device)
         self._articulations_t = torch.as_tensor(bind.articulation_ids, dtype=torch.int32, device=model_device)
@@ -192,7 +193,10 @@ class NewtonAssetBase:
             self._instantaneous_wrench_composer.reset(env_mask=env_mask)
         wrench = self._external_wrench()
         if wrench is not None:
-            self._scatter(torch_view(wrench), self._binding.body_indices[rows], 0.0, mask)
+            if self._body_table is None:
+                self._body_table = EntryTable.from_indices(self._binding.body_indices)
+            every_row = mask is not None or rows is self._all_envs
+            clear_rows(self._body_table, wrench, rows=None if every_row else rows, mask=mask)
         device = self._worlds_t.device
         if mask is None:
             worlds = self._worlds_t[rows.to(device)].contiguous()

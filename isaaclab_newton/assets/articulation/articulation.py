@@ -17,6 +17,7 @@ from isaaclab.utils.warp import ProxyArray
 from ...physics import NewtonManager
 from ..index_cache import IndexResolver
 from ..newton_asset import Ids, NewtonAssetMixin
+from ..state_writes import EntryTable, write_joint_values
 from ..unsupported import mark_unsupported
 from .actuator_control import NewtonActuatorCollection, NewtonArticulationActuatorControl
 from .articulation_data import ArticulationData
@@ -169,6 +170,7 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         self._binding = ArticulationBinding(self.cfg.prim_path, self.device)
         self._data = self._data_class(None, self.device, self._binding)
         self._all_joints = torch.arange(self.num_joints, device=self.device)
+        self._joint_tables: dict[int, EntryTable] = {}  # by id of the binding's index tensor (coords, dofs)
         self._joint_index = IndexResolver(self.num_joints, self.device)
         self._all_joint_ids = self._joint_index.all_ids
         self._all_true_envs = torch.ones(self._binding.num_instances, dtype=torch.bool, device=self.device)
@@ -289,10 +291,27 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     def _write_joint_array(
         self, array: wp.array, indices, value, env_ids, joint_ids, env_mask, joint_mask, *, name, where
     ):
-        rows, cols, row_mask, elem = self._joint_rows(env_ids, joint_ids, env_mask, joint_mask)
-        value = self._joint_value(value, rows, cols, name, where)
-        self._scatter(torch_view(array), indices[rows][:, cols], value, elem)
-        self._queue_fk(rows, row_mask)
+        table = self._joint_tables.get(id(indices))
+        if table is None:
+            table = self._joint_tables[id(indices)] = EntryTable.from_indices(indices)
+        if env_mask is None and joint_mask is None:
+            rows = self._index_tensor(env_ids, self._all_envs)
+            cols = self._index_tensor(joint_ids, self._all_joints)
+            value = self._joint_value(value, rows, cols, name, where)
+            write_joint_values(
+                table,
+                value,
+                array,
+                rows=None if rows is self._all_envs else rows,
+                cols=None if cols is self._all_joints else cols,
+            )
+            self._queue_fk(rows, None)
+            return
+        row_mask = None if env_mask is None else self._rows(None, env_mask)[1]
+        col_mask = None if joint_mask is None else self._bool_tensor(joint_mask)
+        value = self._joint_value(value, self._all_envs, self._all_joints, name, where)
+        write_joint_values(table, value, array, row_mask=row_mask, col_mask=col_mask)
+        self._queue_fk(self._all_envs, row_mask)
 
     def write_joint_position_to_sim_index(
         self, *, position, joint_ids: Ids = None, env_ids: Ids = None, skip_forward: bool = False

@@ -1,4 +1,7 @@
-"""Root pose and root twist writes of rigid-body assets as one Warp kernel each (index or mask selection).
+"""State writes of rigid-body assets (root pose, root twist, joint values) as one Warp kernel each.
+
+Each write takes an index selection (env rows, and joint columns for joint values) or a mask selection (a bool
+per env, and optionally per joint, over full-sized values) and touches only the selected entries.
 
 A root pose ``T_w`` (world frame, body frame origin) becomes the root joint's state: a fixed root joint gets the
 parent frame ``X_p = T_w * X_c`` (the model changes), a free root joint gets the coordinates
@@ -104,6 +107,143 @@ def _write_root_twist(
     for k in range(3):
         joint_qd[d + k] = lin[k]
         joint_qd[d + 3 + k] = ang[k]
+
+
+@wp.kernel
+def _write_joint_values(
+    value: wp.array2d(dtype=wp.float32),
+    indices: wp.array2d(dtype=wp.int32),
+    rows: wp.array(dtype=wp.int32),
+    cols: wp.array(dtype=wp.int32),
+    row_mask: wp.array(dtype=wp.bool),
+    col_mask: wp.array(dtype=wp.bool),
+    use_row_mask: int,
+    use_col_mask: int,
+    target: wp.array(dtype=wp.float32),
+):
+    i, j = wp.tid()
+    if use_row_mask != 0:  # noqa: SIM102 - Warp does not short-circuit: the mask may be the one-entry placeholder
+        if not row_mask[i]:
+            return
+    if use_col_mask != 0:  # noqa: SIM102 - as above
+        if not col_mask[j]:
+            return
+    target[indices[rows[i], cols[j]]] = value[i, j]
+
+
+@dataclass(frozen=True)
+class EntryTable:
+    """Per-env, per-column entry indices of one asset into a state array (joints into ``joint_q``/``joint_qd``,
+    bodies into the body wrench buffer).
+
+    Attributes:
+        indices: Entry of column ``j`` of env ``i``, int32 (num_envs, num_columns).
+        all_rows: ``0 .. num_envs - 1``.
+        all_cols: ``0 .. num_columns - 1``.
+        no_mask: A one-entry bool array passed as the mask of unmasked axes (not read).
+    """
+
+    indices: wp.array
+    all_rows: wp.array
+    all_cols: wp.array
+    no_mask: wp.array
+
+    @staticmethod
+    def from_indices(indices: torch.Tensor) -> EntryTable:
+        """Build from a (num_envs, num_columns) integer tensor of state entries."""
+        device = indices.device
+        rows = torch.arange(indices.shape[0], dtype=torch.int32, device=device)
+        cols = torch.arange(indices.shape[1], dtype=torch.int32, device=device)
+        return EntryTable(
+            wp.from_torch(indices.to(torch.int32).contiguous(), dtype=wp.int32),
+            wp.from_torch(rows, dtype=wp.int32),
+            wp.from_torch(cols, dtype=wp.int32),
+            wp.zeros(1, dtype=wp.bool, device=str(device)),
+        )
+
+
+def write_joint_values(
+    table: EntryTable,
+    value: torch.Tensor,
+    target: wp.array,
+    *,
+    rows: torch.Tensor | None = None,
+    cols: torch.Tensor | None = None,
+    row_mask: torch.Tensor | None = None,
+    col_mask: torch.Tensor | None = None,
+) -> None:
+    """``target[table.indices[rows, cols]] = value`` for the selected envs and joints.
+
+    Args:
+        table: The asset's entry table for ``target``.
+        value: Values (len(rows), len(cols)), float32; full-sized (num_envs, num_joints) for mask writes.
+        target: The state array written (``joint_q`` or ``joint_qd``).
+        rows: Env rows of an index write (``None``: all rows).
+        cols: Joint columns of an index write (``None``: all joints).
+        row_mask: Bool per env of a mask write (``None``: every row written).
+        col_mask: Bool per joint of a mask write (``None``: every joint written).
+    """
+
+    def index(ids: torch.Tensor | None, every: wp.array) -> wp.array:
+        return every if ids is None else wp.from_torch(ids.to(torch.int32).contiguous(), dtype=wp.int32)
+
+    def select(mask: torch.Tensor | None) -> tuple[wp.array, int]:
+        if mask is None:
+            return table.no_mask, 0
+        return wp.from_torch(mask.contiguous(), dtype=wp.bool), 1
+
+    (rmask, use_rmask), (cmask, use_cmask) = select(row_mask), select(col_mask)
+    wp.launch(
+        _write_joint_values,
+        dim=(value.shape[0], value.shape[1]),
+        inputs=[
+            wp.from_torch(value.contiguous(), dtype=wp.float32),
+            table.indices,
+            index(rows, table.all_rows),
+            index(cols, table.all_cols),
+            rmask,
+            cmask,
+            use_rmask,
+            use_cmask,
+            target,
+        ],
+        device=target.device,
+    )
+
+
+@wp.kernel
+def _clear_rows(
+    indices: wp.array2d(dtype=wp.int32),
+    rows: wp.array(dtype=wp.int32),
+    mask: wp.array(dtype=wp.bool),
+    use_mask: int,
+    target: wp.array(dtype=wp.spatial_vectorf),
+):
+    i, j = wp.tid()
+    if use_mask != 0:  # noqa: SIM102 - Warp does not short-circuit: the mask may be the one-entry placeholder
+        if not mask[i]:
+            return
+    target[indices[rows[i], j]] = wp.spatial_vectorf()
+
+
+def clear_rows(table: EntryTable, target: wp.array, *, rows: torch.Tensor | None, mask: torch.Tensor | None) -> None:
+    """Zero ``target[table.indices[rows, :]]`` (e.g. the body wrenches of reset envs).
+
+    Args:
+        table: The asset's entry table for ``target`` (bodies).
+        target: A spatial-vector array (the manager's external wrench buffer).
+        rows: Env rows of an index selection (``None``: all rows).
+        mask: Bool per env of a mask selection (``None``: every row).
+    """
+    sel_rows = table.all_rows if rows is None else wp.from_torch(rows.to(torch.int32).contiguous(), dtype=wp.int32)
+    sel_mask = table.no_mask if mask is None else wp.from_torch(mask.contiguous(), dtype=wp.bool)
+    count = table.indices.shape[0] if rows is None else rows.shape[0]
+    wp.launch(
+        _clear_rows,
+        dim=(count, table.indices.shape[1]),
+        inputs=[table.indices, sel_rows, sel_mask, int(mask is not None), target],
+        device=target.device,
+    )
 
 
 def _selection(roots: RootJoints, rows: torch.Tensor, mask: torch.Tensor | None) -> tuple[wp.array, wp.array, int]:
