@@ -14,11 +14,12 @@ from collections.abc import Callable
 import torch
 import warp as wp
 from isaaclab.utils.buffers import TimestampedBuffer
-from isaaclab.utils.math import quat_apply, quat_apply_inverse
+from isaaclab.utils.math import quat_apply
 from isaaclab.utils.warp import ProxyArray
 
 from ..physics import NewtonManager
 from .articulation.binding import ArticulationBinding, torch_view
+from .root_frame import ROOT_FRAME_FIELDS, compute_root_frame
 
 _GRAVITY_DIR = (0.0, 0.0, -1.0)
 
@@ -97,6 +98,9 @@ class NewtonBodyDataMixin:
     finite difference of the velocity between two reads (over the simulation time between them).
     """
 
+    _root_frame_fields: tuple[str, ...] = ROOT_FRAME_FIELDS
+    """The root buffers this data class computes with the root-frame kernel (a subclass may define some otherwise)."""
+
     def _init_body_buffers(self, binding: ArticulationBinding, device: str) -> None:
         self._binding = binding
         self._n = binding.num_instances
@@ -104,16 +108,17 @@ class NewtonBodyDataMixin:
         self._views: dict[int, tuple[wp.array, torch.Tensor]] = {}
         self._lazy: dict[str, tuple[TimestampedBuffer, Callable[[], torch.Tensor | None], torch.Tensor]] = {}
         self._static: dict[str, ProxyArray] = {}
-        for scope, rows in (("body", binding.body_indices), ("root", binding.root_body)):
-            shape = (self._n, self._nb) if scope == "body" else (self._n,)
-            for suffix, (dtype, _, attr) in _SOURCES.items():
-                self._add_gather(f"{scope}_{suffix}", shape, dtype, attr, rows)
-            for suffix, (dtype, _, fn) in _FRAME_FIELDS.items():
-                self._add_lazy(f"{scope}_{suffix}", shape, dtype, self._frame_compute(scope, fn))
-        for name, (source, _) in _ROOT_BODY_FRAME.items():
-            self._add_lazy(name, (self._n,), wp.vec3f, self._root_frame_compute(source))
-        self._add_lazy("projected_gravity_b", (self._n,), wp.vec3f, self._root_frame_compute("GRAVITY_VEC_W"))
-        self._add_lazy("heading_w", (self._n,), wp.float32, self._heading)
+        body_shape = (self._n, self._nb)
+        for suffix, (dtype, _, attr) in _SOURCES.items():
+            self._add_gather(f"body_{suffix}", body_shape, dtype, attr, binding.body_indices)
+        for suffix, (dtype, _, fn) in _FRAME_FIELDS.items():
+            self._add_lazy(f"body_{suffix}", body_shape, dtype, self._body_field_compute(fn))
+        root_dtypes = {f"root_{k}": v[0] for k, v in {**_SOURCES, **_FRAME_FIELDS}.items()}
+        root_dtypes |= dict.fromkeys(_ROOT_BODY_FRAME, wp.vec3f) | {"projected_gravity_b": wp.vec3f}
+        root_dtypes["heading_w"] = wp.float32
+        self._root_dtypes = root_dtypes
+        for name in self._root_frame_fields:  # one kernel computes all of them (see root_frame.py)
+            self._add_lazy(name, (self._n,), root_dtypes[name], self._root_frame)
         self._add_lazy("body_inertia", (self._n, self._nb, 9), wp.float32, self._inertia_w)
         self._add_lazy("body_com_acc_w", (self._n, self._nb), wp.spatial_vectorf, self._difference("body_com_vel_w"))
         self._add_lazy("body_com_lin_acc_w", (self._n, self._nb), wp.vec3f, lambda: self._v("body_com_acc_w")[..., :3])
@@ -134,6 +139,7 @@ class NewtonBodyDataMixin:
         self._static["body_com_pos_b"] = ProxyArray(wp.zeros((self._n, self._nb), dtype=wp.vec3f, device=device))
         self._static["body_com_quat_b"] = ProxyArray(wp.zeros((self._n, self._nb), dtype=wp.quatf, device=device))
         self.read_body_properties()
+        self._root_frame_args: dict | None = None  # kernel arguments, bound on the first root read
 
     # -- lazy machinery ------------------------------------------------------------------------------
 
@@ -192,19 +198,42 @@ class NewtonBodyDataMixin:
         tensor = self._lazy[name][2]
         out = tensor.view(-1, *tensor.shape[rows.dim() :])
 
-    def _frame_compute(self, scope: str, fn: _Compute) -> Callable[[], torch.Tensor]:
-        def com_b() -> torch.Tensor:
-            com = self._static["body_com_pos_b"].torch
-            return com if scope == "body" else com[:, 0]
+    def _body_field_compute(self, fn: _Compute) -> Callable[[], torch.Tensor]:
+        return lambda: fn(lambda suffix: self._v(f"body_{suffix}"), self._static["body_com_pos_b"].torch)
 
-        return lambda: fn(lambda suffix: self._v(f"{scope}_{suffix}"), com_b())
-
-    def _root_frame_compute(self, source: str) -> Callable[[], torch.Tensor]:
-        return lambda: quat_apply_inverse(self._v("root_link_quat_w"), self._v(source))
-
-    def _heading(self) -> torch.Tensor:
-        forward = quat_apply(self._v("root_link_quat_w"), self._static["FORWARD_VEC_B"].torch)
-        return torch.atan2(forward[:, 1], forward[:, 0])
+    def _root_frame(self) -> None:
+        """Compute every root-frame buffer at once and mark them all current."""
+        args = self._root_frame_args
+        if args is None:
+            com_b = self._static["body_com_pos_b"].torch[:, 0]  # persistent: read_body_properties copies into it
+            owned = self._root_frame_fields
+            out = {  # the kernel writes scratch for the names a subclass defines otherwise
+                name: self._lazy[name][0].data.warp
+                if name in owned
+                else wp.zeros(self._n, dtype=self._root_dtypes[name], device=self._binding.device)
+                for name in ROOT_FRAME_FIELDS
+            }
+            args = self._root_frame_args = {
+                "root_body": wp.from_torch(self._binding.root_body.to(torch.int32).contiguous(), dtype=wp.int32),
+                "com_b": wp.from_torch(com_b, dtype=wp.vec3f),
+                "gravity_dir": self._static["GRAVITY_VEC_W"].warp,
+                "forward_b": self._static["FORWARD_VEC_B"].warp,
+                "out": out,
+                "owned": owned,
+            }
+        state = NewtonManager.get_state_0()
+        compute_root_frame(
+            state.body_q,
+            state.body_qd,
+            args["root_body"],
+            com_b=args["com_b"],
+            gravity_dir=args["gravity_dir"],
+            forward_b=args["forward_b"],
+            out=args["out"],
+        )
+        stamp = NewtonManager.get_state_stamp()
+        for name in args["owned"]:
+            self._lazy[name][0].timestamp = stamp
 
     def _inertia_w(self) -> torch.Tensor:
         from isaaclab.utils.math import matrix_from_quat

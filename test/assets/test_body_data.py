@@ -161,3 +161,44 @@ def test_reset_of_env_2_leaves_other_worlds_bit_identical(cartpoles_and_cubes):
     for a, b in zip(before, snapshot(), strict=True):
         np.testing.assert_array_equal(a, b)
     assert torch.allclose(robot.data.joint_pos.torch[2], torch.tensor([-0.4, -0.4]))
+
+
+def test_root_buffers_match_torch_from_body_state(cartpoles_and_cubes):
+    """The root-frame kernel's buffers equal the quantities derived in torch from the cube's body state."""
+    from isaaclab.utils.math import quat_apply, quat_apply_inverse
+
+    sim, scene = cartpoles_and_cubes
+    cube = scene["cube"]
+    pose = cube.data.root_link_pose_w.torch.clone()
+    pose[:, 2] += 1.0
+    half = 0.3
+    pose[:, 3:] = torch.tensor([math.sin(half), 0.0, 0.0, math.cos(half)])
+    twist = torch.tensor([[0.5, -0.2, 1.0, 0.3, 2.0, -1.0]]).repeat(pose.shape[0], 1)
+    cube.write_root_pose_to_sim_index(root_pose=pose)
+    cube.write_root_velocity_to_sim_index(root_velocity=twist)
+    _step(sim, scene, 3)
+    data = cube.data
+
+    link_pose = data.body_link_pose_w.torch[:, 0]
+    com_vel = data.body_com_vel_w.torch[:, 0]
+    p, q, v, w = link_pose[:, :3], link_pose[:, 3:], com_vel[:, :3], com_vel[:, 3:]
+    arm = quat_apply(q, data.body_com_pos_b.torch[:, 0])
+    v_link = v - torch.cross(w, arm, dim=-1)
+    forward = quat_apply(q, data.FORWARD_VEC_B.torch)
+    expected = {
+        "root_link_pose_w": link_pose,
+        "root_com_vel_w": com_vel,
+        "root_com_pos_w": p + arm,
+        "root_link_lin_vel_w": v_link,
+        "root_link_state_w": torch.cat((link_pose, v_link, w), -1),
+        "root_com_state_w": torch.cat((p + arm, q, v, w), -1),
+        "root_state_w": torch.cat((link_pose, com_vel), -1),
+        "root_link_lin_vel_b": quat_apply_inverse(q, v_link),
+        "root_com_lin_vel_b": quat_apply_inverse(q, v),
+        "root_link_ang_vel_b": quat_apply_inverse(q, w),
+        "projected_gravity_b": quat_apply_inverse(q, data.GRAVITY_VEC_W.torch),
+        "heading_w": torch.atan2(forward[:, 1], forward[:, 0]),
+    }
+    assert float(w.norm(dim=-1).min()) > 1.0, "the cube must be spinning for the test to mean something"
+    for name, value in expected.items():
+        torch.testing.assert_close(getattr(data, name).torch, value, rtol=1e-5, atol=1e-6, msg=name)

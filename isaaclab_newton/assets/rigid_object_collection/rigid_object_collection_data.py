@@ -9,6 +9,7 @@ from isaaclab.utils.math import quat_apply, quat_apply_inverse
 from isaaclab.utils.warp import ProxyArray
 
 from ..body_data import NewtonBodyDataMixin, _lazy_property
+from ..root_frame import ROOT_FRAME_FIELDS
 from ..unsupported import mark_unsupported
 from .binding import CollectionBinding
 
@@ -27,6 +28,8 @@ class RigidObjectCollectionData(NewtonBodyDataMixin, BaseRigidObjectCollectionDa
     Default body poses and twists are relative to the env origin. Gravity, heading and body-frame velocities are
     per object.
     """
+
+    _root_frame_fields = tuple(name for name in ROOT_FRAME_FIELDS if name not in ("projected_gravity_b", "heading_w"))
 
     def __init__(self, binding: CollectionBinding, device: str):
         BaseRigidObjectCollectionData.__init__(self, None, len(binding.body_names), device)
