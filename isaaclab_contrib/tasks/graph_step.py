@@ -16,7 +16,9 @@ How a step is run:
   locomotion task, a tensor in ``extras``) is carried by the graph itself: at the end of the recorded step, the
   new tensor is copied into the one the step read at its start, which the mixin keeps alive with the graph;
 - the returned observations, rewards and dones are the graph's buffers, rewritten in place by the next step (as
-  the reward and reset buffers of Isaac Lab's manager-based envs are): copy them to keep them across steps.
+  the reward and reset buffers of Isaac Lab's manager-based envs are): copy them to keep them across steps;
+- Python values the step reads (configuration fields such as reward scales or reset ranges) are those of the
+  recording: after changing one, call :meth:`GraphStepMixin.discard_step_graph`.
 
 Steps run eagerly (core's path, nothing recorded) on CPU, without ``NewtonCfg.use_cuda_graph``, where the mask
 reset does not apply, while rendering or recording video, with events configured (their interval timers branch on
@@ -76,6 +78,15 @@ class GraphStepMixin(MaskResetMixin):
             return "NewtonCfg.debug_mode reads solver state on the host after each physics step"
         return None
 
+    def discard_step_graph(self) -> None:
+        """Drop the recorded step: the next step runs eagerly and the one after is recorded again.
+
+        Call it after changing a Python value the step reads (a configuration field, a task attribute that is not a
+        tensor), which the recorded graph would otherwise keep.
+        """
+        self._step_graph = None
+        self._step_warm_key = None
+
     def _graph_reset_enabled(self) -> bool:
         """The reset's own graph is used only where whole steps are not replayed (they contain the reset)."""
         return self.step_graph_unavailable_reason() is not None and super()._graph_reset_enabled()
@@ -88,7 +99,7 @@ class GraphStepMixin(MaskResetMixin):
         if self.sim.consume_reset_request():
             # core resets every env on such a request, with Python branching the recorded step does not have
             self.sim.request_reset()
-            self._step_graph = self._step_warm_key = None
+            self.discard_step_graph()
             return super().step(action)
         key = self._reset_graph_state()
         if self._step_graph is None or key != self._step_graph_key:

@@ -105,3 +105,25 @@ def test_replayed_steps_do_not_synchronize():
         assert int(env.episode_length_buf.max()) < 7, "time-outs must have reset the envs within the window"
     finally:
         _close(env)
+
+
+def test_configuration_values_are_those_of_the_recording_until_discarded():
+    """A reward scale changed after recording keeps its old value until ``discard_step_graph()``."""
+    task = "Isaac-Cartpole-Direct-v0"
+    env = _make_env(task, 4, device="cuda:0")
+    try:
+        env.reset(seed=0)
+        actions = torch.zeros((env.num_envs, env.action_space.shape[-1]), device=env.device)
+        for _ in range(3):
+            env.step(actions)
+        assert env._step_graph is not None
+        scale = env.cfg.rew_scale_alive
+        env.cfg.rew_scale_alive = scale + 100.0
+        before = env.step(actions)[1].clone()
+        env.discard_step_graph()
+        after = [env.step(actions)[1].clone() for _ in range(3)]
+        assert float(before.max()) < scale + 50.0, "the recorded step keeps the recorded scale"
+        assert all(float(r.min()) > scale + 50.0 for r in after), "eager and re-recorded steps use the new scale"
+        assert env._step_graph is not None
+    finally:
+        _close(env)
