@@ -30,7 +30,7 @@ def _run(task: str, *, capture: bool, force_from: int | None = None) -> dict:
             if step == force_from:
                 robot = _robot(env)
                 forces = torch.zeros((env.num_envs, robot.num_bodies, 3), device=env.device)
-                forces[..., 0] = 3.0
+                forces[..., 1] = 3.0  # along the cart's rail (the y axis)
                 robot.permanent_wrench_composer.set_forces_and_torques_index(forces=forces, is_global=True)
             action = 2.0 * torch.rand((env.num_envs, env.action_space.shape[-1]), generator=generator) - 1.0
             obs, reward, terminated, time_out, extras = env.step(action.to(env.device))
@@ -123,7 +123,8 @@ def test_configuration_values_are_those_of_the_recording_until_discarded():
         env.discard_step_graph()
         after = [env.step(actions)[1].clone() for _ in range(3)]
         assert float(before.max()) < scale + 50.0, "the recorded step keeps the recorded scale"
-        assert all(float(r.min()) > scale + 50.0 for r in after), "eager and re-recorded steps use the new scale"
+        # max: an env whose pole fell past 90 degrees is terminated and gets rew_scale_terminated instead
+        assert all(float(r.max()) > scale + 50.0 for r in after), "eager and re-recorded steps use the new scale"
         assert env._step_graph is not None
     finally:
         _close(env)
