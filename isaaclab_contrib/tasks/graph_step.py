@@ -18,7 +18,8 @@ How a step is run:
 - the returned observations, rewards and dones are the graph's buffers, rewritten in place by the next step (as
   the reward and reset buffers of Isaac Lab's manager-based envs are): copy them to keep them across steps;
 - Python values the step reads (configuration fields such as reward scales or reset ranges) are those of the
-  recording: after changing one, call :meth:`GraphStepMixin.discard_step_graph`.
+  recording, and the carried copies above are the graph's own: after changing such a value, or editing carried task
+  state outside ``env.step()``, call :meth:`GraphStepMixin.discard_step_graph` (``env.reset()`` does).
 
 Steps run eagerly (core's path, nothing recorded) on CPU, without ``NewtonCfg.use_cuda_graph``, where the mask
 reset does not apply, while rendering or recording video, with events configured (their interval timers branch on
@@ -77,6 +78,16 @@ class GraphStepMixin(MaskResetMixin):
         if getattr(self.cfg.sim.physics, "debug_mode", False):
             return "NewtonCfg.debug_mode reads solver state on the host after each physics step"
         return None
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        """Core's reset (every env, by index), then the step is recorded again.
+
+        The reset edits task state that the recorded step carries in its own copies (``potentials`` of Isaac Lab's
+        locomotion task), so the next step runs eagerly and the one after is recorded from the reset state.
+        """
+        result = super().reset(seed=seed, options=options)
+        self.discard_step_graph()
+        return result
 
     def discard_step_graph(self) -> None:
         """Drop the recorded step: the next step runs eagerly and the one after is recorded again.
