@@ -35,7 +35,7 @@ from typing import Any
 import torch
 
 from isaaclab_newton.physics import NewtonManager
-from isaaclab_newton.physics.graph import TorchWarpGraph
+from isaaclab_newton.physics.graph import ReplayedClocks, TorchWarpGraph
 
 from .mask_reset import MaskResetMixin
 
@@ -62,6 +62,7 @@ class GraphStepMixin(MaskResetMixin):
         self._step_warm_key: tuple[bool, ...] | None = None
         self._step_outputs: tuple | None = None
         self._step_carried: tuple[torch.Tensor, ...] = ()
+        self._step_clocks: ReplayedClocks | None = None
 
     def step_graph_unavailable_reason(self) -> str | None:
         """Why ``env.step()`` runs eagerly instead of replaying a graph, or ``None`` when it replays one."""
@@ -152,7 +153,7 @@ class GraphStepMixin(MaskResetMixin):
                     carried.append(old)
 
         try:
-            with NewtonManager.recording_env_step():
+            with NewtonManager.recording_env_step() as clocks:
                 self._step_graph = TorchWarpGraph(one_step, self.device)
         except RuntimeError as err:
             raise RuntimeError(
@@ -163,6 +164,7 @@ class GraphStepMixin(MaskResetMixin):
             self._sim_step_counter, self.common_step_counter, self.sim._physics_step_count = counters
         self._step_graph_key = key
         self._step_outputs = outputs[0]
+        self._step_clocks = clocks
         # the graph reads and writes these outside its memory pool: they must live as long as it does
         self._step_carried = tuple(carried)
 
@@ -173,6 +175,7 @@ class GraphStepMixin(MaskResetMixin):
         self.common_step_counter += 1
         self.sim._physics_step_count += decimation
         NewtonManager.note_replayed_steps(decimation)
+        self._step_clocks.advance(NewtonManager.get_simulation_time())
 
 
 def _tensors(attrs: dict[str, Any], prefix: tuple = (), depth: int = 1) -> Iterator[tuple[tuple, torch.Tensor]]:

@@ -245,18 +245,25 @@ class NewtonBodyDataMixin:
         """Finite difference of ``velocity`` between two reads (core's convention for accelerations)."""
         memory: dict[str, object] = {}
 
+        def stamp(now: float) -> None:
+            memory["time"] = now
+            clocks = NewtonManager.recording_clocks()
+            if clocks is not None:  # inside a recorded env step: keep the read time true across its replays
+                clocks.add(memory, "time")
+
         def compute() -> torch.Tensor | None:
             now = NewtonManager.get_simulation_time()
             vel = self._v(velocity)
             if "prev" not in memory:
-                memory["prev"], memory["time"] = vel.clone(), now
+                memory["prev"] = vel.clone()
+                stamp(now)
                 return torch.zeros_like(vel)
             dt = now - memory["time"]
             if dt <= 0.0:
                 return None  # same simulation time as the last read: keep the last difference
             acc = (vel - memory["prev"]) / dt
             memory["prev"].copy_(vel)
-            memory["time"] = now
+            stamp(now)
             return acc
 
         return compute

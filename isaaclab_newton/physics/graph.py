@@ -66,6 +66,31 @@ def launch(graph: wp.Graph) -> None:
     wp.capture_launch(graph)
 
 
+class ReplayedClocks:
+    """Host times that recorded work stamps (the last read of a finite difference), kept true across replays.
+
+    Work recorded in a graph runs its Python once, at recording, so a host time it stores (``memory[key] = now``)
+    would stay at the recording's value while every replay moves the simulation on. Each entry registered here
+    keeps its offset to the simulation time after the first replay: after replay ``m`` it reads
+    ``recorded + (now - now_after_first_replay)``.
+    """
+
+    def __init__(self) -> None:
+        self._entries: list[tuple[dict, str, float]] = []
+        self._base: float | None = None
+
+    def add(self, memory: dict, key: str) -> None:
+        """Register ``memory[key]`` (a host time [s] the recorded work just set)."""
+        self._entries.append((memory, key, memory[key]))
+
+    def advance(self, now: float) -> None:
+        """Move every registered time on to the replay that just ended at simulation time ``now`` [s]."""
+        if self._base is None:
+            self._base = now
+        for memory, key, recorded in self._entries:
+            memory[key] = recorded + (now - self._base)
+
+
 class TorchWarpGraph:
     """A CUDA graph of work that mixes PyTorch operations and Warp launches, replayed on PyTorch's current stream.
 

@@ -112,6 +112,8 @@ class NewtonManager(PhysicsManager):
     _graph_deferred: ClassVar[bool] = False
     _recording_env_step: ClassVar[bool] = False
     """Set by :meth:`recording_env_step`: an enclosing graph records the steps, so they launch no graph of their own."""
+    _recording_clocks: ClassVar[_graph.ReplayedClocks | None] = None
+    """Host times stamped by the work being recorded (see :meth:`recording_clocks`)."""
 
     # -- resets --
     _reset_world_mask: ClassVar[wp.array | None] = None
@@ -317,12 +319,13 @@ class NewtonManager(PhysicsManager):
 
     @classmethod
     @contextmanager
-    def recording_env_step(cls) -> Iterator[None]:
+    def recording_env_step(cls) -> Iterator[_graph.ReplayedClocks]:
         """Context for recording whole env steps into an enclosing CUDA graph (see :class:`~.graph.TorchWarpGraph`).
 
         Inside it, :meth:`step` issues its substeps as kernel launches into the capture instead of launching its own
         graph, and skips the host bookkeeping of a step (simulation time is restored on exit, the non-finite-world
-        counter is not advanced). After each replay of the recorded graph, call :meth:`note_replayed_steps`.
+        counter is not advanced). After each replay of the recorded graph, call :meth:`note_replayed_steps` and then
+        ``advance(NewtonManager.get_simulation_time())`` on the yielded clocks (host times the recorded work stamped).
 
         Raises:
             RuntimeError: If the substep graph has not been captured yet (step once eagerly before recording).
@@ -330,13 +333,21 @@ class NewtonManager(PhysicsManager):
         if NewtonManager._graph_deferred:
             raise RuntimeError("Step the simulation once before recording env steps: the substep graph is pending.")
         sim_time = PhysicsManager._sim_time
+        clocks = _graph.ReplayedClocks()
         NewtonManager._recording_env_step = True
+        NewtonManager._recording_clocks = clocks
         try:
-            yield
+            yield clocks
         finally:
             NewtonManager._recording_env_step = False
+            NewtonManager._recording_clocks = None
             PhysicsManager._sim_time = sim_time
             NewtonManager._state_stamp += 1  # reads cached during the recording hold values never computed
+
+    @classmethod
+    def recording_clocks(cls) -> _graph.ReplayedClocks | None:
+        """The clocks of the env step being recorded (work that stores a host time registers it), else ``None``."""
+        return NewtonManager._recording_clocks
 
     @classmethod
     def note_replayed_steps(cls, num_steps: int) -> None:
@@ -898,6 +909,7 @@ class NewtonManager(PhysicsManager):
         NewtonManager._graph = None
         NewtonManager._graph_deferred = False
         NewtonManager._recording_env_step = False
+        NewtonManager._recording_clocks = None
         NewtonManager._reset_world_mask = None
         NewtonManager._reset_pending = False
         NewtonManager._pending_fk = None
