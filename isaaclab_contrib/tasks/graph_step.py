@@ -124,13 +124,13 @@ class GraphStepMixin(MaskResetMixin):
         return self._step_outputs
 
     def _copy_step_action(self, action: torch.Tensor) -> torch.Tensor:
-        """Copy ``action`` into the graph's persistent input buffer and return that buffer."""
+        """Copy ``action`` into the graph's persistent input buffer (made on the first step) and return that buffer."""
         if self._step_action is None:
-            self._step_action = torch.zeros((self.num_envs, *self.single_action_space.shape), device=self.device)
-        if tuple(action.shape) != tuple(self._step_action.shape):
+            self._step_action = torch.zeros(action.shape, dtype=action.dtype, device=self.device)
+        if action.shape != self._step_action.shape:
             raise ValueError(
-                f"{type(self).__name__}.step() expects actions of shape {tuple(self._step_action.shape)}"
-                f" (num_envs, action_dim), got {tuple(action.shape)}."
+                f"{type(self).__name__}.step() got actions of shape {tuple(action.shape)}; the steps so far took"
+                f" {tuple(self._step_action.shape)} (num_envs, action_dim), which the recorded step reads."
             )
         self._step_action.copy_(action)
         return self._step_action
