@@ -3,8 +3,9 @@
 For each task (``--tasks``, default: all registered by ``isaaclab_contrib.tasks``) and each environment count
 (``--num_envs``; default 1,024 / 4,096 / 16,384 on CUDA, 16 / 64 / 256 on CPU) the script
 
-* builds the environment and times its construction (``setup_s``) and its first ``env.step()`` (``first_step_s``:
-  kernel compilation and graph capture that happen on first use),
+* builds the environment and times its construction (``setup_s``), its first ``env.step()`` (``first_step_s``:
+  kernel compilation and the substep graph's capture, which happen on first use) and its second one
+  (``second_step_s``: where whole env steps replay from a CUDA graph, that step is recorded and replayed),
 * times ``--steps`` ``env.step()`` calls with zero actions after ``--warmup`` untimed ones (``env_steps_per_s``,
   environments x steps / s),
 * times the raw solver loop on the same model (``raw_physics_steps_per_s``, worlds x physics steps / s): the
@@ -50,6 +51,7 @@ class Result:
     status: str = "ok"
     setup_s: float | None = None
     first_step_s: float | None = None
+    second_step_s: float | None = None
     env_steps_per_s: float | None = None
     raw_physics_steps_per_s: float | None = None
     ratio: float | None = None
@@ -92,6 +94,10 @@ def time_env(task: str, num_envs: int, args: argparse.Namespace, result: Result)
     env.step(actions)
     _sync(args.device)
     result.first_step_s = time.perf_counter() - start
+    start = time.perf_counter()
+    env.step(actions)
+    _sync(args.device)
+    result.second_step_s = time.perf_counter() - start
     for _ in range(args.warmup):
         env.step(actions)
     _sync(args.device)
@@ -189,14 +195,14 @@ def versions() -> dict[str, str]:
 
 def print_table(results: list[Result]) -> None:
     print(
-        f"{'task':<34} {'envs':>6} {'dec':>3} {'setup s':>8} {'1st step s':>10} {'env-steps/s':>13}"
+        f"{'task':<34} {'envs':>6} {'dec':>3} {'setup s':>8} {'1st step s':>10} {'2nd step s':>10} {'env-steps/s':>13}"
         f" {'raw phys-steps/s':>17} {'ratio':>6}  status"
     )
     for r in results:
         fmt = lambda v, spec: "-" if v is None else format(v, spec)  # noqa: E731
         print(
             f"{r.task:<34} {r.num_envs:>6} {r.decimation:>3} {fmt(r.setup_s, '.1f'):>8}"
-            f" {fmt(r.first_step_s, '.2f'):>10}"
+            f" {fmt(r.first_step_s, '.2f'):>10} {fmt(r.second_step_s, '.2f'):>10}"
             f" {fmt(r.env_steps_per_s, ',.0f'):>13} {fmt(r.raw_physics_steps_per_s, ',.0f'):>17}"
             f" {fmt(r.ratio, '.3f'):>6}  {r.status}"
         )
