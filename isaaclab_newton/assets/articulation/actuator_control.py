@@ -194,6 +194,7 @@ class NewtonActuatorTargetCommand(ActuatorTargetCommand):
     def __init__(self, collection: ActuatorCollection, control: NewtonArticulationActuatorControl):
         super().__init__(collection)
         self._control = control
+        self._write_kernels: dict[tuple, wp.Kernel] = {}
         self._staging: _StagingViews | None = None
         if wp.get_device(collection.device).is_cpu:
             self._staging = _StagingViews(collection.num_instances, collection.num_joints, collection.device)
@@ -217,7 +218,11 @@ class NewtonActuatorTargetCommand(ActuatorTargetCommand):
         rows, cols = env_ids.shape[0], joint_ids.shape[0]
         shape = (collection.num_instances, collection.num_joints) if full_data else (rows, cols)
         control.assert_shape_and_dtype(value, shape, wp.float32, "target")
-        kernel = actuator_kernels.write_2d_float_with_indices_kernel(env_ids, joint_ids)
+        selector_dtypes = (env_ids.dtype, joint_ids.dtype)
+        kernel = self._write_kernels.get(selector_dtypes)
+        if kernel is None:
+            kernel = actuator_kernels.write_2d_float_with_indices_kernel(env_ids, joint_ids)
+            self._write_kernels[selector_dtypes] = kernel
         if self._staging is not None and _stageable(value, shape):
             # packing a new torch tensor into the launch costs more on CPU than copying it into a bound buffer
             staged_t, staged = self._staging.view(shape)
