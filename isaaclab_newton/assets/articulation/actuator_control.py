@@ -2,7 +2,10 @@
 
 The per-step command path (target setters, the implicit actuator kernel, the submission into ``Control``)
 replays recorded Warp launches (:class:`~isaaclab_newton.physics.recorded_launch.RecordedLaunches`): the same
-kernels with the same arrays every step, so only the first call packs their arguments.
+kernels with the same arrays every step, so only the first call packs their arguments. On CPU two more host costs
+go: an index setter copies a torch value into a staging view bound to its recorded launch (packing a new tensor
+costs more than the copy), and :meth:`NewtonActuatorCollection.compute_and_submit` replays the implicit kernel and
+the submission as one Warp CPU graph while the physics replays its own.
 """
 
 from __future__ import annotations
