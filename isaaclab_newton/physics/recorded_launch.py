@@ -3,7 +3,9 @@
 ``wp.launch`` converts every argument to its C form on every call; for the small kernels an environment step
 launches with the same arrays each time, that packing is most of the host cost. :class:`RecordedLaunches`
 records a :class:`warp.Launch` the first time a kernel is launched with a given set of arrays and replays it
-afterwards; arguments that change on every call (``fresh``) are re-packed alone.
+afterwards; arguments that change on every call (``fresh``) are re-packed alone. On CPU a launch without fresh
+arguments is recorded as a one-launch Warp CPU graph instead: replaying a :class:`warp.Launch` still converts each
+packed argument at the ctypes call, while a graph replay is one native call.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from collections.abc import Sequence
 from operator import is_
 
 import warp as wp
+
+from . import graph as _graph
 
 _SCALARS = (bool, int, float)
 
@@ -35,7 +39,7 @@ class RecordedLaunches:
     def __init__(self, device: str, *, capacity: int = 16):
         self._device = wp.get_device(device)
         self._capacity = capacity
-        self._launches: dict[tuple, list[tuple[wp.Launch, tuple]]] = {}
+        self._launches: dict[tuple, list[tuple[wp.Launch | wp.Graph, tuple]]] = {}
         self._count = 0
         self._scalar_slots: dict[wp.Kernel, frozenset[int]] = {}
 
@@ -51,7 +55,7 @@ class RecordedLaunches:
             dim: The launch dimensions.
             args: All kernel arguments, inputs followed by outputs.
             fresh: Indices of arguments that change between calls (e.g. a new torch tensor each step): they are
-                not compared and are set on the recorded launch at every call.
+                not compared and are set on the recorded launch at every call (never recorded as a CPU graph).
         """
         if self._device.is_capturing or 0 in dim:
             wp.launch(kernel, dim=dim, inputs=list(args), device=self._device)
@@ -63,23 +67,33 @@ class RecordedLaunches:
         if entries is not None:
             scalars = self._scalar_slots[kernel]
             for recorded, stored in entries:
+                if fresh and isinstance(recorded, wp.Graph):
+                    continue  # a graph's arguments are fixed
                 if _same_arguments(args, stored, fresh, scalars):
                     command = recorded
                     break
         if command is None:
-            command = wp.launch(kernel, dim=dim, inputs=list(args), device=self._device, record_cmd=True)
+            if fresh or not self._device.is_cpu:
+                command = wp.launch(kernel, dim=dim, inputs=list(args), device=self._device, record_cmd=True)
+            else:
+                command = _graph.capture(
+                    lambda: wp.launch(kernel, dim=dim, inputs=list(args), device=self._device), self._device
+                )
             self._record(shape_key, command, args)
         else:
             for index in fresh:
                 command.set_param_at_index(index, args[index])
-        command.launch()
+        if isinstance(command, wp.Graph):
+            _graph.launch(command)
+        else:
+            command.launch()
 
     def clear(self) -> None:
         """Drop every recorded launch (e.g. after the arrays they hold were replaced)."""
         self._launches.clear()
         self._count = 0
 
-    def _record(self, shape_key: tuple, command: wp.Launch, args: tuple) -> None:
+    def _record(self, shape_key: tuple, command: wp.Launch | wp.Graph, args: tuple) -> None:
         if self._count >= self._capacity:
             oldest_key = next(iter(self._launches))
             oldest = self._launches[oldest_key]

@@ -43,6 +43,19 @@ def test_fresh_argument_is_set_each_call():
     assert len(launches) == 1
 
 
+def test_fresh_call_after_a_plain_one_binds_its_argument():
+    """A fresh call with the arrays of an earlier plain call (recorded as a CPU graph) still reads its new input."""
+    launches = RecordedLaunches("cpu")
+    x, y, out = _arrays()
+    launches.launch(_axpy, (4,), (1.0, x, y, out))
+    other = wp.array(np.full(4, 5.0, dtype=np.float32), device="cpu")
+    launches.launch(_axpy, (4,), (1.0, other, y, out), fresh=(1,))
+    assert out.numpy().tolist() == [15.0] * 4
+    launches.launch(_axpy, (4,), (1.0, x, y, out))
+    assert out.numpy().tolist() == [10.0, 11.0, 12.0, 13.0]
+    assert len(launches) == 2
+
+
 def test_new_arrays_record_a_new_launch():
     """Different (non-fresh) arrays are a different entry; the oldest entry goes past the capacity."""
     launches = RecordedLaunches("cpu", capacity=2)

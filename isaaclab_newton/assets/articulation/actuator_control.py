@@ -2,15 +2,13 @@
 
 The per-step command path (target setters, the implicit actuator kernel, the submission into ``Control``)
 replays recorded Warp launches (:class:`~isaaclab_newton.physics.recorded_launch.RecordedLaunches`): the same
-kernels with the same arrays every step, so only the first call packs their arguments. On CPU two more host costs
-go: an index setter copies a torch value into a staging view bound to its recorded launch (packing a new tensor
-costs more than the copy), and :meth:`NewtonActuatorCollection.compute_and_submit` replays the implicit kernel and
-the submission as one Warp CPU graph while the physics replays its own.
+kernels with the same arrays every step, so only the first call packs their arguments (on CPU each replays a
+one-launch Warp CPU graph). On CPU an index setter also copies a torch value into a staging view bound to its
+recorded launch, since packing a new tensor into the launch costs more than the copy.
 """
 
 from __future__ import annotations
 
-from operator import is_
 from typing import TYPE_CHECKING
 
 import torch
@@ -21,7 +19,6 @@ from isaaclab.actuators.actuator_control import ArticulationActuatorControl
 from isaaclab.utils.warp.launch_cache import _WarpLaunchCache
 
 from ...physics import NewtonManager
-from ...physics import graph as graph_utils
 from ...physics.recorded_launch import RecordedLaunches
 
 if TYPE_CHECKING:
@@ -71,14 +68,6 @@ class NewtonArticulationActuatorControl(ArticulationActuatorControl):
         Args:
             collection: The collection holding processed command buffers.
         """
-        self.launches.launch(*self.submit_launch(collection))
-
-    def submit_launch(self, collection: ActuatorCollection) -> tuple[wp.Kernel, tuple[int, ...], tuple]:
-        """The launch :meth:`submit_commands` runs, as ``(kernel, dim, args)``.
-
-        Args:
-            collection: The collection holding processed command buffers.
-        """
         control = NewtonManager.get_control()
         out = collection.output_command
         args = (
@@ -91,7 +80,7 @@ class NewtonArticulationActuatorControl(ArticulationActuatorControl):
             control.joint_target_qd,
             control.joint_f,
         )
-        return _submit_kernel, self._coords.shape, args
+        self.launches.launch(_submit_kernel, self._coords.shape, args)
 
 
 class NewtonActuatorCollection(ActuatorCollection):
@@ -118,7 +107,6 @@ class NewtonActuatorCollection(ActuatorCollection):
         super().__init__(actuator_cfgs, control, debug_value_resolution=debug_value_resolution)
         self._launch_cache = _RecordingLaunchCache(control.launches)
         self._target_command = NewtonActuatorTargetCommand(self, control)
-        self._command_graph = _LaunchSequenceGraph(self.device) if wp.get_device(self.device).is_cpu else None
 
     def compute(self, dt: float = 0.0) -> None:
         """Compute processed commands and telemetry from the current joint state.
@@ -133,54 +121,15 @@ class NewtonActuatorCollection(ActuatorCollection):
         _ = self._control.joint_pos, self._control.joint_vel
         super().compute(dt)
 
-    def compute_and_submit(self, dt: float = 0.0) -> None:
-        """:meth:`compute`, then :meth:`submit_commands`: the command path of one physics step.
-
-        On CPU, while the manager replays its physics step from a Warp CPU graph (``NewtonCfg.use_cpu_graph``),
-        a collection of implicit groups only runs its Warp launches (the implicit actuator kernel and the
-        submission into ``Control``) as one CPU graph replay, which skips packing each launch's arguments on the
-        host; the graph is captured again whenever one of its arguments is a different object. Explicit groups
-        (torch models between the launches) run eagerly. The results are the same either way: the same kernels
-        run on the same arrays, in the same order.
-
-        Args:
-            dt: Physics step size [s].
-        """
-        graph = self._command_graph
-        if graph is None or self._execution_actuators or not NewtonManager.uses_graph():
-            self.compute(dt)
-            self.submit_commands()
-            return
-        launches = self._launch_cache.defer()
-        try:
-            self.compute(dt)
-        finally:
-            self._launch_cache.defer_end()
-        launches.append(self._control.submit_launch(self))
-        graph.launch(launches)
-
 
 class _RecordingLaunchCache(_WarpLaunchCache):
     """Core's launch-cache interface over :class:`RecordedLaunches` (records on CPU as well as CUDA)."""
 
     def __init__(self, launches: RecordedLaunches):
         self._launches = launches
-        self._deferred: list[tuple[wp.Kernel, tuple[int, ...], tuple]] | None = None
 
     def launch(self, key: object, kernel: wp.Kernel, *, dim, inputs, outputs) -> None:
-        if self._deferred is not None:
-            self._deferred.append((kernel, tuple(dim), (*inputs, *outputs)))
-            return
         self._launches.launch(kernel, tuple(dim), (*inputs, *outputs))
-
-    def defer(self) -> list[tuple[wp.Kernel, tuple[int, ...], tuple]]:
-        """Collect launches as ``(kernel, dim, args)`` in the returned list, until :meth:`defer_end`."""
-        self._deferred = []
-        return self._deferred
-
-    def defer_end(self) -> None:
-        """Launch again on every :meth:`launch` call."""
-        self._deferred = None
 
     def clear(self, key: object | None = None) -> None:
         self._launches.clear()
@@ -234,43 +183,6 @@ class NewtonActuatorTargetCommand(ActuatorTargetCommand):
         else:
             control.launches.launch(kernel, (rows, cols), (value, env_ids, joint_ids, full_data, target), fresh=(0,))
         control.stage_user_command(command, collection, env_ids, joint_ids, None, None)
-
-
-class _LaunchSequenceGraph:
-    """A Warp CPU graph of a sequence of launches, captured again when the sequence or an argument object changes.
-
-    Args:
-        device: The (CPU) device.
-    """
-
-    def __init__(self, device: str):
-        self._device = device
-        self._graph: wp.Graph | None = None
-        self._objects: tuple = ()
-        self._dims: tuple = ()
-
-    def launch(self, launches: list[tuple[wp.Kernel, tuple[int, ...], tuple]]) -> None:
-        """Run ``launches`` (each ``(kernel, dim, args)``, in order) by replaying their graph."""
-        objects: list = []
-        for kernel, _, args in launches:
-            objects.append(kernel)
-            objects.extend(args)
-        dims = tuple(dim for _, dim, _ in launches)
-        if (
-            self._graph is None
-            or dims != self._dims
-            or len(objects) != len(self._objects)
-            or not all(map(is_, objects, self._objects))
-        ):
-            self._graph = None
-
-            def issue() -> None:
-                for kernel, dim, args in launches:
-                    wp.launch(kernel, dim=dim, inputs=list(args), device=self._device)
-
-            self._graph = graph_utils.capture(issue, self._device)
-            self._objects, self._dims = tuple(objects), dims
-        graph_utils.launch(self._graph)
 
 
 def _stageable(value, shape: tuple[int, int]) -> bool:

@@ -157,7 +157,8 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
 
     def write_data_to_sim(self) -> None:
         """Run the actuator models, submit their commands into ``Control`` and apply the composed wrenches."""
-        self.actuators.compute_and_submit(NewtonManager.get_physics_dt())
+        self.actuators.compute(NewtonManager.get_physics_dt())
+        self.actuators.submit_commands()
         self._apply_wrenches()
 
     def update(self, dt: float) -> None:
