@@ -23,13 +23,13 @@ _SCALARS = (bool, int, float)
 class RecordedLaunches:
     """A small cache of recorded launches of one device, found by kernel, launch shape and argument identity.
 
-    A launch replays a recorded entry of the same kernel and shape whose arguments are the same objects, Python
-    scalars compared by type and value instead (arguments marked ``fresh`` are not compared); otherwise it is
-    recorded as a new entry, which keeps its arguments alive. Arguments are compared with ``is`` rather than keyed
-    by ``id()``: ``id()`` raises an audit event, which costs a Python call per argument once any audit hook is
-    installed (some libraries install one at import). At most ``capacity`` launches are kept; past it, the oldest
-    entry of the shape recorded first is dropped. While the device is capturing a graph (or the launch is empty),
-    launches go through ``wp.launch`` (nothing is recorded).
+    A launch replays a recorded entry of the same kernel, shape and ``fresh`` positions whose arguments are the same
+    objects, Python scalars compared by type and value instead (arguments marked ``fresh`` are not compared);
+    otherwise it is recorded as a new entry, which keeps its arguments alive. Arguments are compared with ``is``
+    rather than keyed by ``id()``: ``id()`` raises an audit event, which costs a Python call per argument once any
+    audit hook is installed (some libraries install one at import). At most ``capacity`` launches are kept; past
+    it, the oldest entry of the shape recorded first is dropped. While the device is capturing a graph (or the
+    launch is empty), launches go through ``wp.launch`` (nothing is recorded).
 
     Args:
         device: The Warp device the kernels run on.
@@ -39,7 +39,7 @@ class RecordedLaunches:
     def __init__(self, device: str, *, capacity: int = 16):
         self._device = wp.get_device(device)
         self._capacity = capacity
-        self._launches: dict[tuple, list[tuple[wp.Launch | wp.Graph, tuple]]] = {}
+        self._launches: dict[tuple, list[tuple[wp.Launch | wp.Graph, tuple, tuple[int, ...]]]] = {}
         self._count = 0
         self._scalar_slots: dict[wp.Kernel, frozenset[int]] = {}
 
@@ -60,16 +60,15 @@ class RecordedLaunches:
         if self._device.is_capturing or 0 in dim:
             wp.launch(kernel, dim=dim, inputs=list(args), device=self._device)
             return
-        args = tuple(args)
+        args, fresh = tuple(args), tuple(fresh)
         shape_key = (kernel, tuple(dim))
         entries = self._launches.get(shape_key)
         command = None
         if entries is not None:
             scalars = self._scalar_slots[kernel]
-            for recorded, stored in entries:
-                if fresh and isinstance(recorded, wp.Graph):
-                    continue  # a graph's arguments are fixed
-                if _same_arguments(args, stored, fresh, scalars):
+            for recorded, stored, recorded_fresh in entries:
+                # an entry's fresh arguments hold the last call's values: only calls re-setting them may replay it
+                if recorded_fresh == fresh and _same_arguments(args, stored, fresh, scalars):
                     command = recorded
                     break
         if command is None:
@@ -79,7 +78,7 @@ class RecordedLaunches:
                 command = _graph.capture(
                     lambda: wp.launch(kernel, dim=dim, inputs=list(args), device=self._device), self._device
                 )
-            self._record(shape_key, command, args)
+            self._record(shape_key, command, args, fresh)
         else:
             for index in fresh:
                 command.set_param_at_index(index, args[index])
@@ -93,7 +92,7 @@ class RecordedLaunches:
         self._launches.clear()
         self._count = 0
 
-    def _record(self, shape_key: tuple, command: wp.Launch | wp.Graph, args: tuple) -> None:
+    def _record(self, shape_key: tuple, command: wp.Launch | wp.Graph, args: tuple, fresh: tuple[int, ...]) -> None:
         if self._count >= self._capacity:
             oldest_key = next(iter(self._launches))
             oldest = self._launches[oldest_key]
@@ -106,7 +105,7 @@ class RecordedLaunches:
             self._scalar_slots[kernel] = frozenset(
                 i for i, arg in enumerate(kernel.adj.args) if not wp.types.is_array(arg.type)
             )
-        self._launches.setdefault(shape_key, []).append((command, args))
+        self._launches.setdefault(shape_key, []).append((command, args, fresh))
         self._count += 1
 
 

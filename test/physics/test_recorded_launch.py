@@ -56,6 +56,17 @@ def test_fresh_call_after_a_plain_one_binds_its_argument():
     assert len(launches) == 2
 
 
+def test_plain_call_after_fresh_ones_reads_its_own_argument():
+    """A plain call with the array a fresh call was recorded with reads that array, not the last fresh one."""
+    launches = RecordedLaunches("cpu")
+    x, y, out = _arrays()
+    launches.launch(_axpy, (4,), (1.0, x, y, out), fresh=(1,))
+    other = wp.array(np.full(4, 5.0, dtype=np.float32), device="cpu")
+    launches.launch(_axpy, (4,), (1.0, other, y, out), fresh=(1,))
+    launches.launch(_axpy, (4,), (1.0, x, y, out))
+    assert out.numpy().tolist() == [10.0, 11.0, 12.0, 13.0]
+
+
 def test_new_arrays_record_a_new_launch():
     """Different (non-fresh) arrays are a different entry; the oldest entry goes past the capacity."""
     launches = RecordedLaunches("cpu", capacity=2)
