@@ -91,8 +91,10 @@ class NonfiniteGuardMixin:
         counter = getattr(self, "_nonfinite_actions", None)
         if counter is None:
             counter = self._nonfinite_actions = _NonfiniteActionCounter(self.device)
-        bad = ~torch.isfinite(action)
-        landed = counter.add(bad, interval=_log_interval(self))
+        # one kernel replaces NaN/inf by 0; the entries it changed are exactly the non-finite ones (torch.isfinite is
+        # several kernels on CPU)
+        finite = torch.nan_to_num(action, nan=0.0, posinf=0.0, neginf=0.0)
+        landed = counter.add(finite != action, interval=_log_interval(self))
         if landed is not None and landed[0]:
             logger.warning(
                 "[%s] %d non-finite action entries (NaN/inf) in the last %d env steps were replaced by 0; check the"
@@ -100,7 +102,7 @@ class NonfiniteGuardMixin:
                 type(self).__name__,
                 *landed,
             )
-        return action.masked_fill(bad, 0.0)
+        return finite
 
 
 class _NonfiniteActionCounter:

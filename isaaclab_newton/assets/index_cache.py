@@ -5,8 +5,9 @@ array on every call costs a cast, a ``wp.from_torch`` and, on CUDA, a kernel lau
 converts a selector once and returns the same array while the selector is unchanged:
 
 - ``None`` and ``slice(None)``: the array of all indices;
-- a torch tensor: cached per tensor object and its version counter (an in-place edit re-converts it);
-  inference tensors carry no version counter and are converted on every call;
+- a torch tensor: cached per tensor object (found by identity, not ``id()``, which raises an audit event) and
+  its version counter (an in-place edit re-converts it); inference tensors carry no version counter and are
+  converted on every call;
 - a Warp int32 array on the device: returned as it is; other Warp arrays are converted on every call;
 - a list, tuple or slice: cached by value.
 """
@@ -38,7 +39,8 @@ class IndexResolver:
         self.all_ids = wp.from_torch(self._all_t.to(torch.int32), dtype=wp.int32)
         """All indices, int32."""
         self._capacity = capacity
-        self._cache: dict[object, tuple[object, int | None, wp.array]] = {}
+        self._cache: dict[object, wp.array] = {}
+        self._tensors: list[tuple[torch.Tensor, int, wp.array]] = []
 
     def resolve(self, ids: Ids) -> wp.array:
         """The selected indices as a 1-D int32 Warp array (do not write into it)."""
@@ -51,22 +53,35 @@ class IndexResolver:
                 return ids
             return self._convert(wp.to_torch(ids))
         if isinstance(ids, torch.Tensor):
-            if ids.is_inference():
-                return self._convert(ids)
-            key, version = id(ids), ids._version
-        elif isinstance(ids, slice):
+            return self._resolve_tensor(ids)
+        if isinstance(ids, slice):
             if ids == slice(None):
                 return self.all_ids
-            key, version = ("slice", ids.start, ids.stop, ids.step), None
+            key = ("slice", ids.start, ids.stop, ids.step)
         else:
-            key, version = ("seq", *ids), None
-        hit = self._cache.get(key)
-        if hit is not None and hit[1] == version and (version is None or hit[0] is ids):
-            return hit[2]
+            key = ("seq", *ids)
+        array = self._cache.get(key)
+        if array is None:
+            array = self._convert(ids)
+            if len(self._cache) >= self._capacity:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[key] = array
+        return array
+
+    def _resolve_tensor(self, ids: torch.Tensor) -> wp.array:
+        if ids.is_inference():
+            return self._convert(ids)
+        version = ids._version
+        for index, (tensor, converted_version, array) in enumerate(self._tensors):
+            if tensor is ids:
+                if converted_version == version:
+                    return array
+                del self._tensors[index]
+                break
         array = self._convert(ids)
-        if len(self._cache) >= self._capacity:
-            self._cache.pop(next(iter(self._cache)))
-        self._cache[key] = (ids, version, array)
+        if len(self._tensors) >= self._capacity:
+            self._tensors.pop(0)
+        self._tensors.append((ids, version, array))
         return array
 
     def _convert(self, ids) -> wp.array:

@@ -144,6 +144,8 @@ class NewtonManager(PhysicsManager):
         cfg = sim_context.cfg.physics
         if not isinstance(cfg, NewtonCfg):
             raise TypeError(f"{cls.__name__} needs SimulationCfg.physics to be a NewtonCfg, got {type(cfg).__name__}.")
+        if sim_context.physics_manager == f"{cls.__module__}:{cls.__qualname__}":  # the config's lazy class name
+            sim_context.physics_manager = cls  # that string re-resolves the class on every access, several per step
         NewtonManager._clear_scene()
         NewtonManager._gravity = tuple(float(g) for g in sim_context.cfg.gravity)
         NewtonManager._solver_cfg = cfg.solver_cfg

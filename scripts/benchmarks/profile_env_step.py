@@ -7,8 +7,9 @@ For each task (``--task``, default: the direct cartpole, ant and humanoid) the s
   block (``ms_per_step``), the median one and the fastest process CPU time per step (``cpu_ms_per_step``; on a
   shared machine the minimum is the least disturbed figure),
 * counts, over ``--count_steps`` steps, the ``wp.launch`` calls (``wp_launches_per_step``; replays of recorded
-  :class:`warp.Launch` objects count too) and the torch operators dispatched (``torch_ops_per_step``, ATen ops
-  seen by a ``TorchDispatchMode``),
+  :class:`warp.Launch` objects count too), the graph replays (``wp_graph_replays_per_step``: the physics graph,
+  and on CPU the one-launch graphs recorded launches replay) and the torch operators dispatched
+  (``torch_ops_per_step``, ATen ops seen by a ``TorchDispatchMode``),
 * profiles ``--steps`` steps with cProfile and prints the ``--top`` entries by cumulative time.
 
 Resets happen as the episodes end, so the figures include the amortized reset path. On CPU with a few envs the
@@ -52,26 +53,33 @@ class _OpCounter(TorchDispatchMode):
 
 
 class _LaunchCounter:
-    """Counts ``wp.launch`` calls and :meth:`warp.Launch.launch` replays while active."""
+    """Counts ``wp.launch`` calls and :meth:`warp.Launch.launch` replays (``count``) and graph replays (``graphs``)."""
 
     def __init__(self) -> None:
         self.count = 0
+        self.graphs = 0
         self._saved: list[tuple[object, str, Callable]] = []
 
     def __enter__(self) -> _LaunchCounter:
         import warp._src.context as context
 
-        def counted(fn: Callable) -> Callable:
+        def counted(fn: Callable, counter: str) -> Callable:
             def wrapper(*args, **kwargs):
-                self.count += 1
+                setattr(self, counter, getattr(self, counter) + 1)
                 return fn(*args, **kwargs)
 
             return wrapper
 
-        for owner, name in ((wp, "launch"), (context, "launch"), (context.Launch, "launch")):
+        for owner, name, counter in (
+            (wp, "launch", "count"),
+            (context, "launch", "count"),
+            (context.Launch, "launch", "count"),
+            (wp, "capture_launch", "graphs"),
+            (context, "capture_launch", "graphs"),
+        ):
             original = getattr(owner, name)
             self._saved.append((owner, name, original))
-            setattr(owner, name, counted(original))
+            setattr(owner, name, counted(original, counter))
         return self
 
     def __exit__(self, *exc) -> None:
@@ -135,6 +143,7 @@ def profile_task(task: str, args: argparse.Namespace) -> dict:
         "ms_per_step_median": sorted(wall)[len(wall) // 2],
         "cpu_ms_per_step": min(cpu),
         "wp_launches_per_step": launches.count / args.count_steps,
+        "wp_graph_replays_per_step": launches.graphs / args.count_steps,
         "torch_ops_per_step": ops.count / args.count_steps,
         "profile": text.getvalue(),
     }
@@ -167,12 +176,12 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_profile:
             print(f"==== {result['task']} ====\n{result['profile']}")
     header = f"{'task':26s} {'device':7s} {'envs':>6s} {'ms/step':>8s} {'median':>8s} {'cpu ms':>8s}"
-    print(f"{header} {'wp.launch':>10s} {'torch ops':>10s}")
+    print(f"{header} {'wp.launch':>10s} {'graphs':>7s} {'torch ops':>10s}")
     for r in results:
         print(
             f"{r['task']:26s} {r['device']:7s} {r['num_envs']:6d} {r['ms_per_step']:8.3f}"
             f" {r['ms_per_step_median']:8.3f} {r['cpu_ms_per_step']:8.3f}"
-            f" {r['wp_launches_per_step']:10.1f} {r['torch_ops_per_step']:10.1f}"
+            f" {r['wp_launches_per_step']:10.1f} {r['wp_graph_replays_per_step']:7.1f} {r['torch_ops_per_step']:10.1f}"
         )
     if args.out:
         with open(args.out, "w") as f:

@@ -85,6 +85,33 @@ def test_env_subset_write_leaves_other_envs(cartpole_scene):
     assert buffer[:, cart[0]].tolist() == [0.0, 7.0, 0.0, 7.0]
 
 
+def test_full_data_write_takes_the_selected_rows(cartpole_scene):
+    """A full_data effort write to envs 0 and 2 copies those rows of the full-size value, leaving envs 1 and 3."""
+    _, _, robot = cartpole_scene
+    cart = [robot.joint_names.index("slider_to_cart")]
+    buffer = robot.actuators.target_command.effort.torch
+    buffer.zero_()
+    value = torch.arange(8, dtype=torch.float32).reshape(4, 2) + 1.0
+    robot.actuators.target_command.set_effort_index(value=value, joint_ids=cart, env_ids=[0, 2], full_data=True)
+    assert buffer[:, cart[0]].tolist() == [value[0, cart[0]].item(), 0.0, value[2, cart[0]].item(), 0.0]
+
+
+def test_strided_tensor_and_warp_values_write_the_same(cartpole_scene):
+    """A non-contiguous tensor and a Warp array holding the same efforts leave the same command buffer."""
+    import warp as wp
+
+    _, _, robot = cartpole_scene
+    cart = [robot.joint_names.index("slider_to_cart")]
+    buffer = robot.actuators.target_command.effort.torch
+    strided = torch.arange(8, dtype=torch.float32).reshape(4, 2)[:, 1:]
+    robot.actuators.target_command.set_effort_index(value=strided, joint_ids=cart)
+    from_tensor = buffer.clone()
+    buffer.zero_()
+    robot.actuators.target_command.set_effort_index(value=wp.from_torch(strided.contiguous()), joint_ids=cart)
+    assert from_tensor[:, cart[0]].tolist() == [1.0, 3.0, 5.0, 7.0]
+    assert torch.equal(buffer, from_tensor)
+
+
 def test_wrong_shape_still_raises(cartpole_scene):
     """The replayed path keeps the shape check: a (4, 2) effort for one joint raises a ValueError."""
     _, _, robot = cartpole_scene

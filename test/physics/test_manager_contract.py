@@ -171,3 +171,12 @@ def test_forward_keeps_stepped_pose_of_maximal_coordinate_solvers(make_sim, solv
     np.testing.assert_allclose(state.joint_q.numpy()[:3], body_q[body, :3], atol=1.0e-6)
     sim.physics_manager.forward()
     np.testing.assert_allclose(NewtonManager.get_state_0().body_q.numpy(), body_q, atol=1.0e-5)
+
+
+def test_context_holds_the_manager_class(make_sim):
+    """A config naming its manager as a "module:Class" string leaves the class itself on the simulation context."""
+    from isaaclab_newton.physics.xpbd_manager import NewtonXPBDManager
+
+    sim = make_sim(XPBDSolverCfg())
+    assert isinstance(sim.cfg.physics.class_type, str)
+    assert sim.physics_manager is NewtonXPBDManager

@@ -29,7 +29,7 @@ def test_replay_reads_current_contents():
     y.fill_(1.0)
     launches.launch(_axpy, (4,), (2.0, x, y, out))
     assert out.numpy().tolist() == [1.0, 3.0, 5.0, 7.0]
-    assert len(launches._launches) == 1
+    assert len(launches) == 1
 
 
 def test_fresh_argument_is_set_each_call():
@@ -40,7 +40,31 @@ def test_fresh_argument_is_set_each_call():
     other = wp.array(np.full(4, 5.0, dtype=np.float32), device="cpu")
     launches.launch(_axpy, (4,), (1.0, other, y, out), fresh=(1,))
     assert out.numpy().tolist() == [15.0] * 4
-    assert len(launches._launches) == 1
+    assert len(launches) == 1
+
+
+def test_fresh_call_after_a_plain_one_binds_its_argument():
+    """A fresh call with the arrays of an earlier plain call (recorded as a CPU graph) still reads its new input."""
+    launches = RecordedLaunches("cpu")
+    x, y, out = _arrays()
+    launches.launch(_axpy, (4,), (1.0, x, y, out))
+    other = wp.array(np.full(4, 5.0, dtype=np.float32), device="cpu")
+    launches.launch(_axpy, (4,), (1.0, other, y, out), fresh=(1,))
+    assert out.numpy().tolist() == [15.0] * 4
+    launches.launch(_axpy, (4,), (1.0, x, y, out))
+    assert out.numpy().tolist() == [10.0, 11.0, 12.0, 13.0]
+    assert len(launches) == 2
+
+
+def test_plain_call_after_fresh_ones_reads_its_own_argument():
+    """A plain call with the array a fresh call was recorded with reads that array, not the last fresh one."""
+    launches = RecordedLaunches("cpu")
+    x, y, out = _arrays()
+    launches.launch(_axpy, (4,), (1.0, x, y, out), fresh=(1,))
+    other = wp.array(np.full(4, 5.0, dtype=np.float32), device="cpu")
+    launches.launch(_axpy, (4,), (1.0, other, y, out), fresh=(1,))
+    launches.launch(_axpy, (4,), (1.0, x, y, out))
+    assert out.numpy().tolist() == [10.0, 11.0, 12.0, 13.0]
 
 
 def test_new_arrays_record_a_new_launch():
@@ -50,7 +74,7 @@ def test_new_arrays_record_a_new_launch():
         x, y, out = _arrays()
         launches.launch(_axpy, (4,), (3.0, x, y, out))
         assert out.numpy().tolist() == [10.0, 13.0, 16.0, 19.0]
-    assert len(launches._launches) == 2
+    assert len(launches) == 2
 
 
 def test_empty_launch_is_a_no_op():
@@ -58,7 +82,7 @@ def test_empty_launch_is_a_no_op():
     launches = RecordedLaunches("cpu")
     x, y, out = _arrays(0)
     launches.launch(_axpy, (0,), (1.0, x, y, out))
-    assert len(launches._launches) == 0
+    assert len(launches) == 0
 
 
 def test_scalars_are_keyed_by_value():
@@ -67,7 +91,7 @@ def test_scalars_are_keyed_by_value():
     x, y, out = _arrays()
     launches.launch(_axpy, (4,), (float("2.0"), x, y, out))
     launches.launch(_axpy, (4,), (float("2.0"), x, y, out))
-    assert len(launches._launches) == 1
+    assert len(launches) == 1
     launches.launch(_axpy, (4,), (-1.0, x, y, out))
     assert out.numpy().tolist() == [10.0, 9.0, 8.0, 7.0]
-    assert len(launches._launches) == 2
+    assert len(launches) == 2

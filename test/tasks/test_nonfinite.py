@@ -142,19 +142,21 @@ def test_manager_based_cartpole_terminates_nan_world():
 
 
 def test_nan_action_zeroed_with_warning(caplog):
-    """A NaN action entry is applied as 0 (same step result as a zero action) and logged as a warning."""
+    """NaN and +/-inf action entries are applied as 0 (same step result as a zero action) and logged as a warning."""
     env = _make("Isaac-Cartpole-Direct-v0", nonfinite_log_interval=1)
     try:
         env.reset(seed=0)
         action = torch.zeros(NUM_ENVS, 1)
         action[0, 0] = float("nan")
+        action[1, 0] = -float("inf")
         action[3, 0] = float("inf")
         with caplog.at_level(logging.WARNING, logger="isaaclab_contrib.tasks.nonfinite"):
             obs, _, terminated, _, _ = env.step(action)
         assert torch.isfinite(obs["policy"]).all() and not terminated.any()
         assert torch.equal(obs["policy"][0], obs["policy"][2]), "env 0 (NaN) must behave like env 2 (zero action)"
+        assert torch.equal(obs["policy"][1], obs["policy"][2]), "env 1 (-inf) must behave like env 2 (zero action)"
         assert torch.equal(obs["policy"][3], obs["policy"][2]), "env 3 (inf) must behave like env 2 (zero action)"
-        assert any("2 non-finite action entries" in r.getMessage() for r in caplog.records)
+        assert any("3 non-finite action entries" in r.getMessage() for r in caplog.records)
     finally:
         _close(env)
 

@@ -2,7 +2,9 @@
 
 The per-step command path (target setters, the implicit actuator kernel, the submission into ``Control``)
 replays recorded Warp launches (:class:`~isaaclab_newton.physics.recorded_launch.RecordedLaunches`): the same
-kernels with the same arrays every step, so only the first call packs their arguments.
+kernels with the same arrays every step, so only the first call packs their arguments (on CPU each replays a
+one-launch Warp CPU graph). On CPU an index setter also copies a torch value into a staging view bound to its
+recorded launch, since packing a new tensor into the launch costs more than the copy.
 """
 
 from __future__ import annotations
@@ -144,6 +146,10 @@ class NewtonActuatorTargetCommand(ActuatorTargetCommand):
     def __init__(self, collection: ActuatorCollection, control: NewtonArticulationActuatorControl):
         super().__init__(collection)
         self._control = control
+        self._write_kernels: dict[tuple, wp.Kernel] = {}
+        self._staging: _StagingViews | None = None
+        if wp.get_device(collection.device).is_cpu:
+            self._staging = _StagingViews(collection.num_instances, collection.num_joints, collection.device)
 
     def set_position_index(self, *, value, joint_ids=None, env_ids=None, full_data: bool = False) -> None:
         """Set desired positions [m or rad] by index (see :meth:`ActuatorTargetCommand.set_position_index`)."""
@@ -164,6 +170,51 @@ class NewtonActuatorTargetCommand(ActuatorTargetCommand):
         rows, cols = env_ids.shape[0], joint_ids.shape[0]
         shape = (collection.num_instances, collection.num_joints) if full_data else (rows, cols)
         control.assert_shape_and_dtype(value, shape, wp.float32, "target")
-        kernel = actuator_kernels.write_2d_float_with_indices_kernel(env_ids, joint_ids)
-        control.launches.launch(kernel, (rows, cols), (value, env_ids, joint_ids, full_data, target), fresh=(0,))
+        selector_dtypes = (env_ids.dtype, joint_ids.dtype)
+        kernel = self._write_kernels.get(selector_dtypes)
+        if kernel is None:
+            kernel = actuator_kernels.write_2d_float_with_indices_kernel(env_ids, joint_ids)
+            self._write_kernels[selector_dtypes] = kernel
+        if self._staging is not None and _stageable(value, shape):
+            # packing a new torch tensor into the launch costs more on CPU than copying it into a bound buffer
+            staged_t, staged = self._staging.view(shape)
+            staged_t.copy_(value)
+            control.launches.launch(kernel, (rows, cols), (staged, env_ids, joint_ids, full_data, target))
+        else:
+            control.launches.launch(kernel, (rows, cols), (value, env_ids, joint_ids, full_data, target), fresh=(0,))
         control.stage_user_command(command, collection, env_ids, joint_ids, None, None)
+
+
+def _stageable(value, shape: tuple[int, int]) -> bool:
+    """Whether ``value`` can be copied into a staging view of ``shape``: a host torch tensor of exactly that shape."""
+    return type(value) is torch.Tensor and value.device.type == "cpu" and value.shape == shape
+
+
+class _StagingViews:
+    """Host staging buffer of a command's shape for the index setters on CPU, with its views cached per shape.
+
+    The index setters copy a torch value into a view of one ``(num_envs, num_joints)`` buffer and replay the
+    write launch recorded with that view, instead of binding the caller's tensor to the launch on every call.
+
+    Args:
+        num_envs: Rows of the buffer.
+        num_joints: Columns of the buffer.
+        device: The (CPU) device.
+        capacity: Number of cached views; the oldest is dropped first.
+    """
+
+    def __init__(self, num_envs: int, num_joints: int, device: str, *, capacity: int = 16):
+        self._buffer = torch.zeros((num_envs, num_joints), dtype=torch.float32, device=device)
+        self._capacity = capacity
+        self._views: dict[tuple[int, int], tuple[torch.Tensor, wp.array]] = {}
+
+    def view(self, shape: tuple[int, int]) -> tuple[torch.Tensor, wp.array]:
+        """The leading ``shape`` block of the buffer, as a torch tensor and a Warp array over the same memory."""
+        cached = self._views.get(shape)
+        if cached is None:
+            block = self._buffer[: shape[0], : shape[1]]
+            cached = (block, wp.from_torch(block, dtype=wp.float32))
+            if len(self._views) >= self._capacity:
+                self._views.pop(next(iter(self._views)))
+            self._views[shape] = cached
+        return cached
