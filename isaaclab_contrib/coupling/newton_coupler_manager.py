@@ -11,7 +11,7 @@ from isaaclab.utils.string import string_to_callable
 from newton.solvers.experimental.coupled import SolverCoupled, SolverCoupledADMM, SolverCoupledProxy
 
 from isaaclab_newton.physics import NewtonManager, NewtonSolverCfg
-from isaaclab_newton.physics.newton_manager import collision_pipeline_kwargs
+from isaaclab_newton.physics.newton_manager_cfg import collision_pipeline_kwargs
 from isaaclab_newton.physics.observables import ObservableSchedule, is_contact_indexed
 
 from .coupler_cfg import CouplerAdmmCfg, CouplerEntryCfg, CouplerProxyCfg, CouplerProxyMappingCfg

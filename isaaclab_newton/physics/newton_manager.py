@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import warnings
 from abc import abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -16,13 +15,14 @@ from isaaclab.physics import PhysicsEvent, PhysicsManager
 
 from . import graph as _graph
 from .builder_defaults import apply_builder_defaults, apply_soft_contact
+from .manager_slots import SLOT_NAMES, validate_slots
 from .newton_manager_cfg import (
     NewtonCfg,
-    NewtonCollisionPipelineCfg,
     NewtonSolverCfg,
     check_nonfinite_log_interval,
     check_num_substeps,
     check_physics_dt,
+    collision_pipeline_kwargs,
 )
 from .observables import (
     ObservableRequests,
@@ -42,33 +42,6 @@ if TYPE_CHECKING:
     from newton.solvers import SolverBase
 
 logger = logging.getLogger(__name__)
-
-_SLOT_NAMES = ("_solver", "_use_single_state", "_needs_collision_pipeline", "_supports_rigid_body_force_input")
-_PIPELINE_OPTIONAL_FIELDS = (
-    "rigid_contact_max",
-    "soft_contact_max",
-    "soft_contact_margin",
-    "broad_phase",
-    "max_triangle_pairs",
-)
-_SLOT_DEFAULTS = {
-    "_use_single_state": False,
-    "_needs_collision_pipeline": False,
-    "_supports_rigid_body_force_input": False,
-}
-
-
-def collision_pipeline_kwargs(cfg: NewtonCollisionPipelineCfg) -> dict[str, Any]:
-    """Keyword arguments of ``newton.CollisionPipeline`` from ``cfg`` (the optional fields only where set)."""
-    kwargs: dict[str, Any] = {
-        "reduce_contacts": cfg.reduce_contacts,
-        "enable_rigid_soft_full_surface_contact": cfg.enable_rigid_soft_full_surface_contact,
-    }
-    for name in _PIPELINE_OPTIONAL_FIELDS:
-        value = getattr(cfg, name)
-        if value is not None:
-            kwargs[name] = value
-    return kwargs
 
 
 class NewtonManager(PhysicsManager):
@@ -254,10 +227,10 @@ class NewtonManager(PhysicsManager):
         """Build the solver, check its slots, allocate contacts and observables, then capture the graph."""
         if NewtonManager._model is None:
             raise RuntimeError("initialize_solver() needs a finalized model: call start_simulation() first.")
-        for name in _SLOT_NAMES:
+        for name in SLOT_NAMES:
             setattr(NewtonManager, name, None)
         cls._build_solver(NewtonManager._model, NewtonManager._solver_cfg)
-        cls._validate_slots()
+        validate_slots(cls, NewtonManager)
         # Re-read the stepping settings: they may have been changed on the cfg since construction.
         dt = check_physics_dt(cls.get_physics_dt())
         if isinstance(cls._cfg, NewtonCfg):
@@ -632,6 +605,11 @@ class NewtonManager(PhysicsManager):
         return NewtonManager._graph is not None
 
     @classmethod
+    def cpu_graphs_enabled(cls) -> bool:
+        """Whether Warp CPU graphs may be replayed on CPU (``NewtonCfg.use_cpu_graph``, on by default)."""
+        return bool(getattr(cls._cfg, "use_cpu_graph", True))
+
+    @classmethod
     def video_capture_backend(cls) -> str | None:
         """Newton renders perspective video with its GL viewer."""
         return "newton_gl"
@@ -806,36 +784,6 @@ class NewtonManager(PhysicsManager):
     # ------------------------------------------------------------------------------------------------
 
     @classmethod
-    def _validate_slots(cls) -> None:
-        """Move slots set on the subclass to ``NewtonManager`` and default unset ones, warning each time."""
-        for name in _SLOT_NAMES:
-            if cls is not NewtonManager and name in cls.__dict__:
-                value = cls.__dict__[name]
-                delattr(cls, name)
-                warnings.warn(
-                    f"{cls.__name__}._build_solver() set slot '{name}' on {cls.__name__} instead of NewtonManager;"
-                    f" the base manager reads NewtonManager.{name}. Assign 'NewtonManager.{name} = ...'.",
-                    UserWarning,
-                    stacklevel=3,
-                )
-                if getattr(NewtonManager, name) is None:
-                    setattr(NewtonManager, name, value)
-        if NewtonManager._solver is None:
-            raise RuntimeError(
-                f"{cls.__name__}._build_solver() did not assign NewtonManager._solver; construct the Newton solver"
-                " there and assign it with 'NewtonManager._solver = ...'."
-            )
-        for name, default in _SLOT_DEFAULTS.items():
-            if getattr(NewtonManager, name) is None:
-                warnings.warn(
-                    f"{cls.__name__}._build_solver() left slot '{name}' unset; using {default}. Assign"
-                    f" 'NewtonManager.{name}' explicitly.",
-                    UserWarning,
-                    stacklevel=3,
-                )
-                setattr(NewtonManager, name, default)
-
-    @classmethod
     def _graph_unavailable_reason(cls) -> str | None:
         if not cls._supports_cuda_graph_capture():
             return f"{cls.__name__}._supports_cuda_graph_capture() is False"
@@ -885,7 +833,7 @@ class NewtonManager(PhysicsManager):
     def _release_solver(cls) -> None:
         if NewtonManager._solver is not None or NewtonManager._model is not None:
             cls._solver_specific_clear()
-        for name in _SLOT_NAMES:
+        for name in SLOT_NAMES:
             setattr(NewtonManager, name, None)
         NewtonManager._graph = None
         NewtonManager._graph_deferred = False
@@ -896,7 +844,7 @@ class NewtonManager(PhysicsManager):
 
     @staticmethod
     def _clear_scene() -> None:
-        for name in _SLOT_NAMES:
+        for name in SLOT_NAMES:
             setattr(NewtonManager, name, None)
         NewtonManager._builder = None
         NewtonManager._declared_prims = {}

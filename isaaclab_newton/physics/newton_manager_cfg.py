@@ -198,3 +198,25 @@ def check_nonfinite_log_interval(value: Any) -> int:
             f" non-finite world flags), got {value!r}."
         )
     return int(value)
+
+
+_PIPELINE_OPTIONAL_FIELDS = (
+    "rigid_contact_max",
+    "soft_contact_max",
+    "soft_contact_margin",
+    "broad_phase",
+    "max_triangle_pairs",
+)
+
+
+def collision_pipeline_kwargs(cfg: NewtonCollisionPipelineCfg) -> dict[str, Any]:
+    """Keyword arguments of ``newton.CollisionPipeline`` from ``cfg`` (the optional fields only where set)."""
+    kwargs: dict[str, Any] = {
+        "reduce_contacts": cfg.reduce_contacts,
+        "enable_rigid_soft_full_surface_contact": cfg.enable_rigid_soft_full_surface_contact,
+    }
+    for name in _PIPELINE_OPTIONAL_FIELDS:
+        value = getattr(cfg, name)
+        if value is not None:
+            kwargs[name] = value
+    return kwargs

@@ -34,10 +34,14 @@ class RecordedLaunches:
     Args:
         device: The Warp device the kernels run on.
         capacity: Number of recorded launches kept.
+        cpu_graphs: On CPU, record launches without fresh arguments as one-launch Warp CPU graphs (pass
+            :meth:`NewtonManager.cpu_graphs_enabled() <isaaclab_newton.physics.NewtonManager.cpu_graphs_enabled>`,
+            so that ``NewtonCfg.use_cpu_graph=False`` turns them off too).
     """
 
-    def __init__(self, device: str, *, capacity: int = 16):
+    def __init__(self, device: str, *, capacity: int = 16, cpu_graphs: bool = True):
         self._device = wp.get_device(device)
+        self._cpu_graphs = cpu_graphs and self._device.is_cpu
         self._capacity = capacity
         self._launches: dict[tuple, list[tuple[wp.Launch | wp.Graph, tuple, tuple[int, ...]]]] = {}
         self._count = 0
@@ -72,7 +76,7 @@ class RecordedLaunches:
                     command = recorded
                     break
         if command is None:
-            if fresh or not self._device.is_cpu:
+            if fresh or not self._cpu_graphs:
                 command = wp.launch(kernel, dim=dim, inputs=list(args), device=self._device, record_cmd=True)
             else:
                 command = _graph.capture(

@@ -95,3 +95,14 @@ def test_scalars_are_keyed_by_value():
     launches.launch(_axpy, (4,), (-1.0, x, y, out))
     assert out.numpy().tolist() == [10.0, 9.0, 8.0, 7.0]
     assert len(launches) == 2
+
+
+def test_cpu_graphs_off_records_launches_only():
+    """With ``cpu_graphs=False`` (``NewtonCfg.use_cpu_graph=False``) a CPU launch is kept as a Launch, not a graph."""
+    launches = RecordedLaunches("cpu", cpu_graphs=False)
+    x, y, out = _arrays()
+    for _ in range(2):
+        launches.launch(_axpy, (4,), (2.0, x, y, out))
+    assert out.numpy().tolist() == [10.0, 12.0, 14.0, 16.0]
+    (entries,) = launches._launches.values()
+    assert [type(command) for command, _, _ in entries] == [wp.Launch]
