@@ -12,8 +12,9 @@ models, which core resets by index) go through core's index path unchanged. So d
 :attr:`MaskResetMixin.mask_reset_on_cpu` is set: there ``nonzero`` does not synchronize with a device, and the
 index path skips all reset work on steps where no env is done, while the mask path runs it on every step.
 
-Because the mask path runs on every step, its cost is paid on every step. On CUDA its simulation part (asset resets
-and the task's state writes, :meth:`MaskResetMixin._write_masked_sim_state`) is therefore replayed from one CUDA
+Because the mask path runs on every step, its cost is paid on every step. Where whole env steps replay from a CUDA
+graph (:mod:`.graph_step`) the reset is part of that graph. Elsewhere on CUDA its simulation part (asset resets
+and the task's state writes, :meth:`MaskResetMixin._write_masked_sim_state`) is replayed from its own CUDA
 graph (:class:`~isaaclab_newton.physics.graph.TorchWarpGraph`), recorded on the second reset after the first ran
 eagerly and loaded every kernel. The graph is recorded again when Python state it branches on changes (which wrench
 composers are active). Sensors, episode counters and the task's own buffers (:meth:`MaskResetMixin._reset_masked_task`,
