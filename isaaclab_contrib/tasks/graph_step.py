@@ -15,8 +15,9 @@ How a step is run:
 - state a step carries to the next one by rebinding an attribute (``self.potentials = ...`` in Isaac Lab's
   locomotion task, a tensor in ``extras``) is carried by the graph itself: at the end of the recorded step, the
   new tensor is copied into the one the step read at its start, which the mixin keeps alive with the graph;
-- the returned observations, rewards and dones are the graph's buffers, rewritten in place by the next step (as
-  the reward and reset buffers of Isaac Lab's manager-based envs are): copy them to keep them across steps;
+- what a step returns has core's semantics: the observations and the reward are new tensors on every step (copies
+  of the graph's buffers: learners such as rsl-rl keep the observation of one step while they take the next), the
+  termination and time-out tensors are the env's persistent buffers, rewritten by every step as in core;
 - Python values the step reads (configuration fields such as reward scales or reset ranges) are those of the
   recording, and the carried copies above are the graph's own: after changing such a value, or editing carried task
   state outside ``env.step()``, call :meth:`GraphStepMixin.discard_step_graph` (``env.reset()`` does).
@@ -121,7 +122,9 @@ class GraphStepMixin(MaskResetMixin):
             self._record_step(key)
         self._step_graph.replay()
         self._note_replayed_step()
-        return self._step_outputs
+        obs, reward, terminated, time_out, extras = self._step_outputs
+        self.obs_buf, self.reward_buf = _fresh(obs), reward.clone()
+        return self.obs_buf, self.reward_buf, terminated, time_out, extras
 
     def _copy_step_action(self, action: torch.Tensor) -> torch.Tensor:
         """Copy ``action`` into the graph's persistent input buffer (made on the first step) and return that buffer."""
@@ -185,6 +188,13 @@ def _tensors(attrs: dict[str, Any], prefix: tuple = (), depth: int = 1) -> Itera
             yield (*prefix, name), value
         elif isinstance(value, dict) and depth < _CARRY_DEPTH:
             yield from _tensors(value, (*prefix, name), depth + 1)
+
+
+def _fresh(value: Any) -> Any:
+    """A copy of a tensor, or of every tensor in a (nested) dict of them."""
+    if isinstance(value, dict):
+        return {key: _fresh(item) for key, item in value.items()}
+    return value.clone()
 
 
 def _same_layout(a: torch.Tensor, b: torch.Tensor) -> bool:

@@ -128,3 +128,21 @@ def test_configuration_values_are_those_of_the_recording_until_discarded():
         assert env._step_graph is not None
     finally:
         _close(env)
+
+
+def test_returned_observation_and_reward_survive_the_next_step():
+    """As in core's step, a replayed step returns new observation and reward tensors (rsl-rl keeps them a step)."""
+    env = _make_env("Isaac-Cartpole-Direct-v0", 4, device="cuda:0")
+    try:
+        env.reset(seed=0)
+        actions = torch.ones((env.num_envs, env.action_space.shape[-1]), device=env.device)
+        for _ in range(3):
+            env.step(actions)
+        assert env._step_graph is not None
+        obs, reward = env.step(actions)[:2]
+        kept = obs["policy"].clone(), reward.clone()
+        next_obs = env.step(actions)[0]
+        assert torch.equal(obs["policy"], kept[0]) and torch.equal(reward, kept[1])
+        assert not torch.equal(next_obs["policy"], kept[0]), "the next step must have moved the cart"
+    finally:
+        _close(env)
