@@ -43,6 +43,9 @@ from .mask_reset import MaskResetMixin
 _CARRY_DEPTH = 3
 """How deep carried tensors are looked for in dict attributes (``extras["log"][name]`` is depth 3)."""
 
+_RETURNED = frozenset({"obs_buf", "reward_buf"})
+"""Attributes core's step rebinds without reading them and returns: never carried, the caller may still hold them."""
+
 
 class GraphStepMixin(MaskResetMixin):
     """A :class:`.mask_reset.MaskResetMixin` whose whole ``env.step()`` replays from one CUDA graph on CUDA.
@@ -182,8 +185,13 @@ class GraphStepMixin(MaskResetMixin):
 
 
 def _tensors(attrs: dict[str, Any], prefix: tuple = (), depth: int = 1) -> Iterator[tuple[tuple, torch.Tensor]]:
-    """Tensors held by ``attrs`` and by dicts in it (to ``_CARRY_DEPTH`` levels), keyed by their path."""
+    """Tensors held by ``attrs`` and by dicts in it (to ``_CARRY_DEPTH`` levels), keyed by their path.
+
+    The env's returned buffers (:data:`_RETURNED`) are left out.
+    """
     for name, value in attrs.items():
+        if depth == 1 and name in _RETURNED:
+            continue
         if isinstance(value, torch.Tensor):
             yield (*prefix, name), value
         elif isinstance(value, dict) and depth < _CARRY_DEPTH:

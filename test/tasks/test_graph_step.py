@@ -131,18 +131,18 @@ def test_configuration_values_are_those_of_the_recording_until_discarded():
 
 
 def test_returned_observation_and_reward_survive_the_next_step():
-    """As in core's step, a replayed step returns new observation and reward tensors (rsl-rl keeps them a step)."""
+    """As in core's step, eager, recorded and replayed steps return new observation and reward tensors."""
     env = _make_env("Isaac-Cartpole-Direct-v0", 4, device="cuda:0")
     try:
-        env.reset(seed=0)
+        env.reset(seed=0)  # the next step runs eagerly, the one after is recorded
         actions = torch.ones((env.num_envs, env.action_space.shape[-1]), device=env.device)
-        for _ in range(3):
-            env.step(actions)
+        returned = []
+        for _ in range(4):  # eager, recorded + replayed, replayed, replayed
+            obs, reward = env.step(actions)[:2]
+            returned.append((obs["policy"], reward, obs["policy"].clone(), reward.clone()))
         assert env._step_graph is not None
-        obs, reward = env.step(actions)[:2]
-        kept = obs["policy"].clone(), reward.clone()
-        next_obs = env.step(actions)[0]
-        assert torch.equal(obs["policy"], kept[0]) and torch.equal(reward, kept[1])
-        assert not torch.equal(next_obs["policy"], kept[0]), "the next step must have moved the cart"
+        for step, (obs, reward, obs_copy, reward_copy) in enumerate(returned):
+            assert torch.equal(obs, obs_copy) and torch.equal(reward, reward_copy), f"step {step} was overwritten"
+        assert not torch.equal(returned[-1][0], returned[-2][0]), "the steps must have moved the cart"
     finally:
         _close(env)
