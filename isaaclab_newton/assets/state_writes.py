@@ -184,23 +184,15 @@ def write_joint_values(
         col_mask: Bool per joint of a mask write (``None``: every joint written).
     """
 
-    def index(ids: torch.Tensor | None, every: wp.array) -> wp.array:
-        return every if ids is None else wp.from_torch(ids.to(torch.int32).contiguous(), dtype=wp.int32)
-
-    def select(mask: torch.Tensor | None) -> tuple[wp.array, int]:
-        if mask is None:
-            return table.no_mask, 0
-        return wp.from_torch(mask.contiguous(), dtype=wp.bool), 1
-
-    (rmask, use_rmask), (cmask, use_cmask) = select(row_mask), select(col_mask)
+    (rmask, use_rmask), (cmask, use_cmask) = _mask(row_mask, table.no_mask), _mask(col_mask, table.no_mask)
     wp.launch(
         _write_joint_values,
         dim=(value.shape[0], value.shape[1]),
         inputs=[
             wp.from_torch(value.contiguous(), dtype=wp.float32),
             table.indices,
-            index(rows, table.all_rows),
-            index(cols, table.all_cols),
+            _index(rows, table.all_rows),
+            _index(cols, table.all_cols),
             rmask,
             cmask,
             use_rmask,
@@ -235,21 +227,32 @@ def clear_rows(table: EntryTable, target: wp.array, *, rows: torch.Tensor | None
         rows: Env rows of an index selection (``None``: all rows).
         mask: Bool per env of a mask selection (``None``: every row).
     """
-    sel_rows = table.all_rows if rows is None else wp.from_torch(rows.to(torch.int32).contiguous(), dtype=wp.int32)
-    sel_mask = table.no_mask if mask is None else wp.from_torch(mask.contiguous(), dtype=wp.bool)
+    sel_mask, use_mask = _mask(mask, table.no_mask)
     count = table.indices.shape[0] if rows is None else rows.shape[0]
     wp.launch(
         _clear_rows,
         dim=(count, table.indices.shape[1]),
-        inputs=[table.indices, sel_rows, sel_mask, int(mask is not None), target],
+        inputs=[table.indices, _index(rows, table.all_rows), sel_mask, use_mask, target],
         device=target.device,
     )
 
 
+def _index(ids: torch.Tensor | None, every: wp.array) -> wp.array:
+    """An index selection as int32 Warp array (``every``, the whole axis, for ``None``)."""
+    return every if ids is None else wp.from_torch(ids.to(torch.int32).contiguous(), dtype=wp.int32)
+
+
+def _mask(mask: torch.Tensor | None, placeholder: wp.array) -> tuple[wp.array, int]:
+    """A bool selection as Warp array and its use flag (the unread ``placeholder`` and 0 for ``None``)."""
+    if mask is None:
+        return placeholder, 0
+    return wp.from_torch(mask.contiguous(), dtype=wp.bool), 1
+
+
 def _selection(roots: RootJoints, rows: torch.Tensor, mask: torch.Tensor | None) -> tuple[wp.array, wp.array, int]:
-    if mask is not None:
-        return roots.all_rows, wp.from_torch(mask.contiguous(), dtype=wp.bool), 1
-    return wp.from_torch(rows.to(torch.int32).contiguous(), dtype=wp.int32), roots.no_mask, 0
+    """Rows, mask and mask flag of a root write: all rows under the mask, or the given rows."""
+    sel_mask, use_mask = _mask(mask, roots.no_mask)
+    return (roots.all_rows if mask is not None else _index(rows, roots.all_rows)), sel_mask, use_mask
 
 
 def write_root_pose(
