@@ -1,17 +1,111 @@
-"""Isaac Lab's direct cartpole environment: mask-native reset, whole steps replayed from a CUDA graph on CUDA."""
+"""Isaac Lab's direct cartpole environment: mask-native reset, whole steps replayed from a CUDA graph on CUDA.
+
+The task terms (terminations, reward, observation) are upstream's, computed by one Warp kernel each
+(:mod:`.cartpole_kernels`) into persistent buffers instead of a chain of small torch operations.
+"""
 
 from __future__ import annotations
 
 import torch
+import warp as wp
+
+from isaaclab_newton.physics import NewtonManager
+from isaaclab_newton.physics.recorded_launch import RecordedLaunches
 
 from .._reuse import load_isaaclab_tasks_module
 from ..graph_step import GraphStepMixin
+from .cartpole_kernels import cartpole_dones_kernel, cartpole_obs_kernel, cartpole_reward_kernel
 
 _upstream = load_isaaclab_tasks_module("core/cartpole/cartpole_direct_env.py", "_isaaclab_tasks_cartpole_direct_env")
 
 
 class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
-    """Isaac Lab's ``CartpoleEnv`` with the graph-replayed step of :mod:`..graph_step`."""
+    """Isaac Lab's ``CartpoleEnv`` with the graph-replayed step of :mod:`..graph_step` and Warp task terms.
+
+    ``_get_dones``, ``_get_rewards`` and ``_get_observations`` give upstream's values (configuration fields read at
+    each call) from one kernel launch each. Terminations are written into persistent buffers (core copies them);
+    the observation and the reward are new tensors on every eager step, as upstream's, and the persistent buffers
+    themselves while a step is recorded in a graph (:class:`..graph_step.GraphStepMixin` copies them after each
+    replay).
+    """
+
+    def __init__(self, cfg, render_mode: str | None = None, **kwargs):
+        super().__init__(cfg, render_mode, **kwargs)
+        device = self.device
+        cart = self._cart_dof_idx.to(torch.int32)
+        pole = self._pole_dof_idx.to(torch.int32)
+        self._term_device = wp.get_device(device)
+        self._term_launches = RecordedLaunches(device, cpu_graphs=NewtonManager.cpu_graphs_enabled())
+        self._term_cart_dofs = wp.from_torch(cart.contiguous(), dtype=wp.int32)
+        self._term_pole_dofs = wp.from_torch(pole.contiguous(), dtype=wp.int32)
+        self._term_obs_dofs = wp.from_torch(torch.cat((cart, pole)).contiguous(), dtype=wp.int32)
+        self._term_out_of_bounds = torch.zeros(self.num_envs, dtype=torch.bool, device=device)
+        self._term_time_out = torch.zeros_like(self._term_out_of_bounds)
+        self._term_reward = torch.zeros(self.num_envs, dtype=torch.float32, device=device)
+        self._term_obs = torch.zeros((self.num_envs, 2 * self._term_obs_dofs.shape[0]), device=device)
+        self._term_views: dict[str, tuple[torch.Tensor, wp.array]] = {}
+
+    def _get_dones(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """Upstream's ``(out_of_bounds, time_out)``: a cart beyond ``cfg.max_cart_pos``, the episode at its limit."""
+        joint_pos = self.cartpole.data.joint_pos.warp
+        args = (
+            joint_pos,
+            self._term_cart_dofs,
+            float(self.cfg.max_cart_pos),
+            self._term_view("episode_length_buf", wp.int64),
+            int(self.max_episode_length),
+            self._term_view("_term_out_of_bounds", wp.bool),
+            self._term_view("_term_time_out", wp.bool),
+        )
+        self._term_launches.launch(cartpole_dones_kernel, (self.num_envs,), args)
+        return self._term_out_of_bounds, self._term_time_out
+
+    def _get_rewards(self) -> torch.Tensor:
+        """Upstream's ``compute_rewards`` on the current joint state and ``reset_terminated``, ``cfg.rew_scale_*``."""
+        data = self.cartpole.data
+        cfg = self.cfg
+        args = (
+            data.joint_pos.warp,
+            data.joint_vel.warp,
+            self._term_cart_dofs,
+            self._term_pole_dofs,
+            self._term_view("reset_terminated", wp.bool),
+            float(cfg.rew_scale_alive),
+            float(cfg.rew_scale_terminated),
+            float(cfg.rew_scale_pole_pos),
+            float(cfg.rew_scale_cart_vel),
+            float(cfg.rew_scale_pole_vel),
+            float(self.step_dt),
+            self._term_view("_term_reward", wp.float32),
+        )
+        self._term_launches.launch(cartpole_reward_kernel, (self.num_envs,), args)
+        return self._term_returned(self._term_reward)
+
+    def _get_observations(self) -> dict:
+        """Upstream's policy observation: cart and pole positions, then velocities, relative to the defaults."""
+        data = self.cartpole.data
+        args = (
+            data.joint_pos.warp,
+            data.joint_vel.warp,
+            data.default_joint_pos.warp,
+            data.default_joint_vel.warp,
+            self._term_obs_dofs,
+            self._term_view("_term_obs", wp.float32),
+        )
+        self._term_launches.launch(cartpole_obs_kernel, (self.num_envs, self._term_obs_dofs.shape[0]), args)
+        return {"policy": self._term_returned(self._term_obs)}
+
+    def _term_view(self, name: str, dtype) -> wp.array:
+        """A Warp view of the tensor attribute ``name``, made again when the attribute was rebound."""
+        tensor = getattr(self, name)
+        cached = self._term_views.get(name)
+        if cached is None or cached[0] is not tensor:
+            cached = self._term_views[name] = (tensor, wp.from_torch(tensor, dtype=dtype))
+        return cached[1]
+
+    def _term_returned(self, buffer: torch.Tensor) -> torch.Tensor:
+        """``buffer`` itself while a graph records the step (the graph step copies it), else a copy of it."""
+        return buffer if self._term_device.is_capturing else buffer.clone()
 
     def _write_masked_sim_state(self, mask: torch.Tensor) -> None:
         """Cart and pole offsets sampled for every env, clamped to the soft limits, written where ``mask`` is set."""

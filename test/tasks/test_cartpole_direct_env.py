@@ -1,0 +1,140 @@
+"""The direct cartpole's Warp task terms give upstream's terminations, reward and observation on the same state."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+
+NUM_ENVS = 6
+
+
+@pytest.fixture(scope="module")
+def env():
+    """One direct cartpole of 6 envs on CPU, shared by the tests (each writes the state it needs)."""
+    from isaaclab.sim import SimulationContext
+
+    from isaaclab_contrib.tasks.cartpole.cartpole_direct_env_cfg import CartpoleEnvCfg, make_cartpole_direct_env
+
+    SimulationContext.clear_instance()
+    cfg = CartpoleEnvCfg()
+    cfg.scene.num_envs = NUM_ENVS
+    cfg.sim.device = "cpu"
+    env = make_cartpole_direct_env(cfg)
+    env.reset(seed=0)
+    yield env
+    env.close()
+    SimulationContext.clear_instance()
+
+
+def _upstream():
+    from isaaclab_contrib.tasks.cartpole.cartpole_direct_env import _upstream
+
+    return _upstream
+
+
+def _write_joints(env, cart_pos, pole_pos, cart_vel, pole_vel) -> None:
+    """Write per-env cart [m, m/s] and pole [rad, rad/s] positions and velocities into the simulation state."""
+    robot = env.cartpole
+    pos = torch.zeros((env.num_envs, robot.num_joints))
+    vel = torch.zeros_like(pos)
+    cart, pole = env._cart_dof_idx, env._pole_dof_idx
+    pos[:, cart], pos[:, pole] = torch.tensor(cart_pos)[:, None], torch.tensor(pole_pos)[:, None]
+    vel[:, cart], vel[:, pole] = torch.tensor(cart_vel)[:, None], torch.tensor(pole_vel)[:, None]
+    robot.write_joint_position_to_sim_index(position=pos)
+    robot.write_joint_velocity_to_sim_index(velocity=vel)
+
+
+# out of bounds both ways (and one just inside); pole angles past +-pi, at odd multiples of pi, large
+CART_POS = [0.5, 3.2, -3.5, 2.99, -1.0, 0.0]
+POLE_POS = [0.1, math.pi, -math.pi, 3.0 * math.pi, 7.5, -4.0]
+CART_VEL = [0.3, -2.0, 1.5, 0.0, -0.7, 4.0]
+POLE_VEL = [-1.0, 0.5, 2.5, -3.0, 0.0, 6.0]
+
+
+def _upstream_dones(env) -> tuple[torch.Tensor, torch.Tensor]:
+    terminated, time_out = _upstream().CartpoleEnv._get_dones(env)
+    return terminated.clone(), time_out.clone()
+
+
+def test_dones_match_upstream_out_of_bounds_and_time_out(env):
+    """Out-of-bounds carts and episodes at or past the limit give upstream's terminated and time-out flags."""
+    _write_joints(env, CART_POS, POLE_POS, CART_VEL, POLE_VEL)
+    limit = env.max_episode_length
+    env.episode_length_buf[:] = torch.tensor([0, limit - 1, limit, limit + 3, 5, limit])
+    terminated, time_out = env._get_dones()
+    expected = _upstream_dones(env)
+    assert torch.equal(terminated, expected[0]) and torch.equal(time_out, expected[1])
+    assert terminated.tolist() == [False, True, True, False, False, False]
+    assert time_out.tolist() == [False, False, True, True, False, True]
+
+
+def test_rewards_match_upstream_with_terminated_envs(env):
+    """Rewards equal upstream's ``compute_rewards`` with wrapped pole angles and some envs terminated."""
+    _write_joints(env, CART_POS, POLE_POS, CART_VEL, POLE_VEL)
+    env.reset_terminated[:] = torch.tensor([False, True, True, False, True, False])
+    reward = env._get_rewards()
+    expected = _upstream().CartpoleEnv._get_rewards(env)
+    torch.testing.assert_close(reward, expected, rtol=1e-6, atol=1e-7)
+
+
+def test_observations_match_upstream(env):
+    """The policy observation equals upstream's (positions, then velocities, relative to the defaults)."""
+    _write_joints(env, CART_POS, POLE_POS, CART_VEL, POLE_VEL)
+    obs = env._get_observations()["policy"]
+    env.joint_pos, env.joint_vel = env.cartpole.data.joint_pos.torch, env.cartpole.data.joint_vel.torch
+    expected = _upstream().CartpoleEnv._get_observations(env)["policy"]
+    assert torch.equal(obs, expected)
+
+
+def test_cfg_fields_are_read_at_each_call(env):
+    """Changed reward scales, cart limit and episode length take effect on the next call, as upstream's."""
+    _write_joints(env, CART_POS, POLE_POS, CART_VEL, POLE_VEL)
+    env.reset_terminated[:] = torch.tensor([True, False, True, False, False, True])
+    env.episode_length_buf[:] = 200  # within 5 s (300 steps), past 2.5 s
+    cfg = env.cfg
+    names = [f"rew_scale_{term}" for term in ("alive", "terminated", "pole_pos", "cart_vel", "pole_vel")]
+    saved = {name: getattr(cfg, name) for name in (*names, "max_cart_pos", "episode_length_s")}
+    try:
+        first = env._get_rewards()
+        assert not env._get_dones()[1].any()
+        for name in saved:
+            setattr(cfg, name, saved[name] * 0.5 + (0.25 if name.startswith("rew") else 0.0))
+        reward = env._get_rewards()
+        terminated, time_out = env._get_dones()
+        torch.testing.assert_close(reward, _upstream().CartpoleEnv._get_rewards(env), rtol=1e-6, atol=1e-7)
+        expected = _upstream_dones(env)
+        assert torch.equal(terminated, expected[0]) and torch.equal(time_out, expected[1])
+        assert not torch.isclose(reward, first).any()
+        assert time_out.all() and terminated.tolist() == [False, True, True, True, False, False]
+    finally:
+        for name, value in saved.items():
+            setattr(cfg, name, value)
+
+
+def test_returned_obs_and_reward_are_kept_across_the_next_step(env):
+    """An eager step's observation and reward are not rewritten by the next step (learners keep them)."""
+    env.reset(seed=1)
+    generator = torch.Generator().manual_seed(2)
+    obs, reward, *_ = env.step(2.0 * torch.rand((NUM_ENVS, 1), generator=generator) - 1.0)
+    kept_obs, kept_reward = obs["policy"].clone(), reward.clone()
+    next_obs, next_reward, *_ = env.step(2.0 * torch.rand((NUM_ENVS, 1), generator=generator) - 1.0)
+    assert torch.equal(obs["policy"], kept_obs) and torch.equal(reward, kept_reward)
+    assert not torch.equal(next_obs["policy"], kept_obs)
+
+
+def test_step_matches_upstream_hooks_through_resets(env):
+    """Over 35 steps with resets, the step returns upstream's observation, and its reward where no env reset."""
+    env.reset(seed=3)
+    generator = torch.Generator().manual_seed(4)
+    upstream = _upstream().CartpoleEnv
+    resets = 0
+    for _ in range(35):
+        obs, reward, *_ = env.step(torch.rand((NUM_ENVS, 1), generator=generator) + 0.5)
+        kept = ~env.reset_buf  # their state is still the one the reward was computed on
+        resets += int(env.reset_buf.sum())
+        env.joint_pos, env.joint_vel = env.cartpole.data.joint_pos.torch, env.cartpole.data.joint_vel.torch
+        assert torch.equal(obs["policy"], upstream._get_observations(env)["policy"])
+        torch.testing.assert_close(reward[kept], upstream._get_rewards(env)[kept], rtol=1e-6, atol=1e-7)
+    assert resets > 0, "the actions must drive some carts out of bounds"
