@@ -124,17 +124,34 @@ def test_returned_obs_and_reward_are_kept_across_the_next_step(env):
     assert not torch.equal(next_obs["policy"], kept_obs)
 
 
-def test_step_matches_upstream_hooks_through_resets(env):
-    """Over 35 steps with resets, the step returns upstream's observation, and its reward where no env reset."""
+def _trajectory(env, steps: int) -> list[tuple[torch.Tensor, ...]]:
+    """Reset with seed 3, then ``steps`` steps pushing the carts out of bounds: copies of what each step returned."""
     env.reset(seed=3)
     generator = torch.Generator().manual_seed(4)
+    returned = []
+    for _ in range(steps):
+        obs, reward, terminated, time_out, _ = env.step(torch.rand((NUM_ENVS, 1), generator=generator) + 0.5)
+        returned.append((obs["policy"].clone(), reward.clone(), terminated.clone(), time_out.clone()))
+    return returned
+
+
+@pytest.mark.parametrize("mask_reset", [False, True], ids=["index_reset", "mask_reset"])
+def test_steps_with_resets_match_upstream_hooks(env, mask_reset):
+    """35 steps (carts driven out of bounds, reset) return what the same steps with upstream's hooks return."""
+    env.mask_reset_on_cpu = mask_reset  # the mask reset is the CUDA path
+    hooks = ("_pre_physics_step", "_apply_action", "_get_dones", "_get_rewards", "_get_observations")
     upstream = _upstream().CartpoleEnv
-    resets = 0
-    for _ in range(35):
-        obs, reward, *_ = env.step(torch.rand((NUM_ENVS, 1), generator=generator) + 0.5)
-        kept = ~env.reset_buf  # their state is still the one the reward was computed on
-        resets += int(env.reset_buf.sum())
-        env.joint_pos, env.joint_vel = env.cartpole.data.joint_pos.torch, env.cartpole.data.joint_vel.torch
-        assert torch.equal(obs["policy"], upstream._get_observations(env)["policy"])
-        torch.testing.assert_close(reward[kept], upstream._get_rewards(env)[kept], rtol=1e-6, atol=1e-7)
-    assert resets > 0, "the actions must drive some carts out of bounds"
+    try:
+        ours = _trajectory(env, 35)
+        for name in hooks:
+            setattr(env, name, getattr(upstream, name).__get__(env))
+        theirs = _trajectory(env, 35)
+    finally:
+        for name in hooks:
+            vars(env).pop(name, None)
+        env.mask_reset_on_cpu = False
+    assert any(terminated.any() for _, _, terminated, _ in ours), "some carts must leave the rail"
+    for step, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+        assert torch.equal(a[0], b[0]), f"observation differs at step {step}"
+        torch.testing.assert_close(a[1], b[1], rtol=1e-6, atol=1e-7, msg=f"reward differs at step {step}")
+        assert torch.equal(a[2], b[2]) and torch.equal(a[3], b[3]), f"dones differ at step {step}"

@@ -45,6 +45,18 @@ class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
         self._term_obs = torch.zeros((self.num_envs, 2 * self._term_obs_dofs.shape[0]), device=device)
         self._term_views: dict[str, tuple[torch.Tensor, wp.array]] = {}
 
+    def _pre_physics_step(self, actions: torch.Tensor) -> None:
+        """Upstream's scaled actions (``action_scale`` [N]) into ``actions``, set once as the cart's effort target.
+
+        Upstream sets the same target again before every physics step of the env step (:meth:`_apply_action`);
+        the target command keeps it until the next env step sets a new one.
+        """
+        torch.mul(actions, self.action_scale, out=self.actions)
+        self.cartpole.actuators.target_command.set_effort_index(value=self.actions, joint_ids=self._cart_dof_idx)
+
+    def _apply_action(self) -> None:
+        """Nothing to do per physics step: :meth:`_pre_physics_step` set the effort target for the whole env step."""
+
     def _get_dones(self) -> tuple[torch.Tensor, torch.Tensor]:
         """Upstream's ``(out_of_bounds, time_out)``: a cart beyond ``cfg.max_cart_pos``, the episode at its limit."""
         joint_pos = self.cartpole.data.joint_pos.warp
