@@ -42,7 +42,9 @@ class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
         self._term_out_of_bounds = torch.zeros(self.num_envs, dtype=torch.bool, device=device)
         self._term_time_out = torch.zeros_like(self._term_out_of_bounds)
         self._term_reward = torch.zeros(self.num_envs, dtype=torch.float32, device=device)
-        self._term_obs = torch.zeros((self.num_envs, 2 * self._term_obs_dofs.shape[0]), device=device)
+        self._term_obs = torch.zeros(
+            (self.num_envs, 2 * self._term_obs_dofs.shape[0]), dtype=torch.float32, device=device
+        )
         self._term_views: dict[str, tuple[torch.Tensor, wp.array]] = {}
 
     def _pre_physics_step(self, actions: torch.Tensor) -> None:
