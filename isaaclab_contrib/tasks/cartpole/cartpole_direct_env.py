@@ -45,13 +45,20 @@ class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
         self._term_obs = torch.zeros(
             (self.num_envs, 2 * self._term_obs_dofs.shape[0]), dtype=torch.float32, device=device
         )
+        self._term_out_wp = (
+            wp.from_torch(self._term_out_of_bounds, dtype=wp.bool),
+            wp.from_torch(self._term_time_out, dtype=wp.bool),
+            wp.from_torch(self._term_reward, dtype=wp.float32),
+            wp.from_torch(self._term_obs, dtype=wp.float32),
+        )
         self._term_views: dict[str, tuple[torch.Tensor, wp.array]] = {}
 
     def _pre_physics_step(self, actions: torch.Tensor) -> None:
-        """Upstream's scaled actions (``action_scale`` [N]) into ``actions``, set once as the cart's effort target.
+        """Upstream's scaled actions into ``actions``, set once as the cart's effort target [N].
 
-        Upstream sets the same target again before every physics step of the env step (:meth:`_apply_action`);
-        the target command keeps it until the next env step sets a new one.
+        The scale is ``self.action_scale``, which upstream copies from ``cfg.action_scale`` at construction and reads
+        at each step. Upstream sets the same target again before every physics step of the env step
+        (:meth:`_apply_action`); the target command keeps it until the next env step sets a new one.
         """
         torch.mul(actions, self.action_scale, out=self.actions)
         self.cartpole.actuators.target_command.set_effort_index(value=self.actions, joint_ids=self._cart_dof_idx)
@@ -68,8 +75,7 @@ class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
             float(self.cfg.max_cart_pos),
             self._term_view("episode_length_buf", wp.int64),
             int(self.max_episode_length),
-            self._term_view("_term_out_of_bounds", wp.bool),
-            self._term_view("_term_time_out", wp.bool),
+            *self._term_out_wp[:2],
         )
         self._term_launches.launch(cartpole_dones_kernel, (self.num_envs,), args)
         return self._term_out_of_bounds, self._term_time_out
@@ -90,7 +96,7 @@ class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
             float(cfg.rew_scale_cart_vel),
             float(cfg.rew_scale_pole_vel),
             float(self.step_dt),
-            self._term_view("_term_reward", wp.float32),
+            self._term_out_wp[2],
         )
         self._term_launches.launch(cartpole_reward_kernel, (self.num_envs,), args)
         return self._term_returned(self._term_reward)
@@ -104,13 +110,13 @@ class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
             data.default_joint_pos.warp,
             data.default_joint_vel.warp,
             self._term_obs_dofs,
-            self._term_view("_term_obs", wp.float32),
+            self._term_out_wp[3],
         )
         self._term_launches.launch(cartpole_obs_kernel, (self.num_envs, self._term_obs_dofs.shape[0]), args)
         return {"policy": self._term_returned(self._term_obs)}
 
     def _term_view(self, name: str, dtype) -> wp.array:
-        """A Warp view of the tensor attribute ``name``, made again when the attribute was rebound."""
+        """A Warp view of the env's tensor attribute ``name``, made again when the attribute was rebound."""
         tensor = getattr(self, name)
         cached = self._term_views.get(name)
         if cached is None or cached[0] is not tensor:
