@@ -80,11 +80,20 @@ def test_rewards_match_upstream_with_terminated_envs(env):
 
 
 def test_observations_match_upstream(env):
-    """The policy observation equals upstream's (positions, then velocities, relative to the defaults)."""
+    """The policy observation equals upstream's (positions, then velocities, relative to nonzero defaults)."""
     _write_joints(env, CART_POS, POLE_POS, CART_VEL, POLE_VEL)
-    obs = env._get_observations()["policy"]
-    env.joint_pos, env.joint_vel = env.cartpole.data.joint_pos.torch, env.cartpole.data.joint_vel.torch
-    expected = _upstream().CartpoleEnv._get_observations(env)["policy"]
+    data = env.cartpole.data
+    defaults = (data.default_joint_pos.torch, data.default_joint_vel.torch)
+    saved = [tensor.clone() for tensor in defaults]
+    try:
+        for offset, tensor in zip((0.25, -0.5), defaults, strict=True):
+            tensor += offset * torch.arange(1, tensor.shape[1] + 1)
+        obs = env._get_observations()["policy"]
+        env.joint_pos, env.joint_vel = data.joint_pos.torch, data.joint_vel.torch
+        expected = _upstream().CartpoleEnv._get_observations(env)["policy"]
+    finally:
+        for tensor, value in zip(defaults, saved, strict=True):
+            tensor.copy_(value)
     assert torch.equal(obs, expected)
 
 
