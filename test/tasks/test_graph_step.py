@@ -122,9 +122,10 @@ def test_configuration_values_are_those_of_the_recording_until_discarded():
         before = env.step(actions)[1].clone()
         env.discard_step_graph()
         after = [env.step(actions)[1].clone() for _ in range(3)]
-        assert float(before.max()) < scale + 50.0, "the recorded step keeps the recorded scale"
-        # max: an env whose pole fell past 90 degrees is terminated and gets rew_scale_terminated instead
-        assert all(float(r.max()) > scale + 50.0 for r in after), "eager and re-recorded steps use the new scale"
+        # upstream's reward is the weighted sum times step_dt; max: a terminated env gets rew_scale_terminated
+        threshold = (scale + 50.0) * env.step_dt
+        assert float(before.max()) < threshold, "the recorded step keeps the recorded scale"
+        assert all(float(r.max()) > threshold for r in after), "eager and re-recorded steps use the new scale"
         assert env._step_graph is not None
     finally:
         _close(env)
