@@ -23,8 +23,8 @@ How a step is run:
   state outside ``env.step()``, call :meth:`GraphStepMixin.discard_step_graph` (``env.reset()`` does).
 
 Steps run eagerly (core's path, nothing recorded) on CPU, without ``NewtonCfg.use_cuda_graph``, where the mask
-reset does not apply, while rendering or recording video, with events configured (their interval timers branch on
-the host), with ``NewtonCfg.debug_mode``, and when :attr:`GraphStepMixin.capture_env_step` is ``False``. A reset
+reset does not apply, while rendering or recording video, with interval events (their timers branch on the host),
+with ``NewtonCfg.debug_mode``, and when :attr:`GraphStepMixin.capture_env_step` is ``False``. A reset
 requested from a UI control runs that step eagerly and records the graph again.
 """
 

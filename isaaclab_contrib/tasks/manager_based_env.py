@@ -134,24 +134,26 @@ class ManagerMaskResetMixin(MaskResetMixin):
         """Action and observation managers reset by mask; episode sums logged and cleared for the masked envs."""
         self.observation_manager.reset(mask)
         self.action_manager.reset(mask)
-        count = mask.sum()
+        selected = mask.float()
+        count = selected.sum()
+        some = count > 0
         rewards = self.reward_manager
         sums = rewards._episode_sum_buf
-        episode_reward = (sums * mask.unsqueeze(1)).sum(dim=0) / count.clamp(min=1) / self.max_episode_length_s
-        self._log_masked("Episode_Reward/", rewards._term_names, episode_reward, count)
+        episode_reward = torch.mv(sums.t(), selected).div_(count.clamp(min=1.0).mul_(self.max_episode_length_s))
+        self._log_masked("Episode_Reward/", rewards._term_names, episode_reward, some)
         index_fill_(sums, mask, 0.0)
         terminations = self.termination_manager
         done_share = terminations._last_episode_dones.float().mean(dim=0)
-        self._log_masked("Episode_Termination/", terminations._term_names, done_share, count)
+        self._log_masked("Episode_Termination/", terminations._term_names, done_share, some)
 
-    def _log_masked(self, prefix: str, names: list[str], values: torch.Tensor, count: torch.Tensor) -> None:
-        """Put ``values`` (one per term) in ``extras["log"]`` where ``count`` > 0, else keep the last values."""
+    def _log_masked(self, prefix: str, names: list[str], values: torch.Tensor, some: torch.Tensor) -> None:
+        """Put ``values`` (one per term) in ``extras["log"]`` where ``some`` env reset, else keep the last values."""
         entry = self._mask_log.get(prefix)
         if entry is None:
             buf = torch.zeros_like(values)
             entry = self._mask_log[prefix] = (buf, {prefix + name: buf[i] for i, name in enumerate(names)})
         buf, views = entry
-        buf.copy_(torch.where(count > 0, values, buf))
+        torch.where(some, values, buf, out=buf)
         log = self.extras.setdefault("log", {})
         if names and log.get(prefix + names[0]) is not views[prefix + names[0]]:
             log.update(views)  # core's index reset (``env.reset()``) put a new log dict in place

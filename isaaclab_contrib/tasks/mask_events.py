@@ -88,9 +88,9 @@ def _reset_joints(
 
 
 def _uniform(like: torch.Tensor, bounds: tuple[float, float]) -> torch.Tensor:
-    """Uniform samples in ``bounds`` with the shape of ``like`` (a new tensor)."""
+    """Uniform samples in ``bounds`` with the shape of ``like`` (a new tensor, one kernel)."""
     lower, upper = bounds
-    return torch.rand_like(like).mul_(upper - lower).add_(lower)
+    return torch.empty_like(like).uniform_(lower, upper)
 
 
 def _joint_mask(env: Any, asset: Any, asset_cfg: SceneEntityCfg) -> torch.Tensor | None:
