@@ -23,8 +23,8 @@ How a step is run:
   state outside ``env.step()``, call :meth:`GraphStepMixin.discard_step_graph` (``env.reset()`` does).
 
 Steps run eagerly (core's path, nothing recorded) on CPU, without ``NewtonCfg.use_cuda_graph``, where the mask
-reset does not apply, while rendering or recording video, with events configured (their interval timers branch on
-the host), with ``NewtonCfg.debug_mode``, and when :attr:`GraphStepMixin.capture_env_step` is ``False``. A reset
+reset does not apply, while rendering or recording video, with interval events (their timers branch on the host),
+with ``NewtonCfg.debug_mode``, and when :attr:`GraphStepMixin.capture_env_step` is ``False``. A reset
 requested from a UI control runs that step eagerly and records the graph again.
 """
 
@@ -74,12 +74,13 @@ class GraphStepMixin(MaskResetMixin):
             return f"{type(self).__name__}.capture_env_step is False"
         if not super()._graph_reset_enabled():
             return "not on CUDA with NewtonCfg.use_cuda_graph (or capture_mask_reset is False)"
-        if not self._mask_reset_supported():
-            return "the configuration needs core's index reset (final observations, reset events or noise models)"
+        reason = self.mask_reset_unavailable_reason()
+        if reason is not None:
+            return f"no mask reset: {reason}"
         if self.sim.is_rendering or self.video_recorders:
             return "rendering or recording video"
-        if self.cfg.events:
-            return "events are configured (interval events branch on the host)"
+        if self.cfg.events and "interval" in self.event_manager.available_modes:
+            return "interval events are configured (their timers branch on the host)"
         if getattr(self.cfg.sim.physics, "debug_mode", False):
             return "NewtonCfg.debug_mode reads solver state on the host after each physics step"
         return None

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import torch
 import warp as wp
+from isaaclab.envs import DirectRLEnv
 
 from isaaclab_newton.physics import NewtonManager
 from isaaclab_newton.physics.graph import TorchWarpGraph
@@ -51,16 +52,24 @@ class MaskResetMixin:
         self._reset_graph_key: tuple[bool, ...] | None = None
         self._reset_warm_key: tuple[bool, ...] | None = None
 
-    def _mask_reset_supported(self) -> bool:
-        """Whether to reset by mask: core's conditions hold, no index-only managers, not CPU (unless opted in)."""
+    def mask_reset_unavailable_reason(self) -> str | None:
+        """Why done envs reset through core's index path instead of by mask, or ``None`` when they reset by mask."""
         cfg = self.cfg
         if torch.device(self.device).type == "cpu" and not self.mask_reset_on_cpu:
-            return False
-        if cfg.compute_final_obs or (self.has_rtx_sensors and cfg.num_rerenders_on_reset > 0):
-            return False
-        if cfg.action_noise_model or cfg.observation_noise_model:
-            return False
-        return not (cfg.events and "reset" in self.event_manager.available_modes)
+            return "CPU simulation (set mask_reset_on_cpu to reset by mask there)"
+        if cfg.compute_final_obs:
+            return "cfg.compute_final_obs needs the observation of the done envs before their reset"
+        if self.has_rtx_sensors and cfg.num_rerenders_on_reset > 0:
+            return "RTX sensors rerender on reset"
+        if getattr(cfg, "action_noise_model", None) or getattr(cfg, "observation_noise_model", None):
+            return "noise models reset by env index"
+        if isinstance(self, DirectRLEnv) and cfg.events and "reset" in self.event_manager.available_modes:
+            return "reset events take env indices"
+        return None
+
+    def _mask_reset_supported(self) -> bool:
+        """Whether done envs reset by mask (:meth:`mask_reset_unavailable_reason` is ``None``)."""
+        return self.mask_reset_unavailable_reason() is None
 
     def _reset_envs_from_buffer(self) -> torch.Tensor | None:
         """Reset the envs set in ``reset_buf`` by mask and return ``None``; core's index path where unsupported."""

@@ -180,8 +180,8 @@ class NewtonAssetBase:
     def _reset_worlds(self, rows: torch.Tensor, mask: torch.Tensor | None) -> None:
         """Clear the envs' wrenches and reset their worlds: solver internals, joint state to model defaults.
 
-        The reset is applied at once (with masked FK of the reset worlds only), so that the env's reset events
-        write their randomized states on top of it.
+        The reset is applied at once, so that the env's reset events write their randomized states on top of it;
+        the FK of the reset worlds stays queued and runs with that of those writes (before the next step or read).
         """
         if mask is None:
             env_ids = wp.from_torch(rows.to(torch.int32).contiguous(), dtype=wp.int32)
@@ -204,7 +204,7 @@ class NewtonAssetBase:
         else:
             select = wp.from_torch(mask.to(device).contiguous(), dtype=wp.bool)
             NewtonManager.request_world_reset(self._worlds_wp, select=select)
-        NewtonManager.update_kinematics()
+        NewtonManager.apply_world_resets()
 
     # -- wrenches --------------------------------------------------------------------------------------
 

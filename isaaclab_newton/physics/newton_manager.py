@@ -375,6 +375,16 @@ class NewtonManager(PhysicsManager):
             NewtonManager._state_stamp += 1
 
     @classmethod
+    def apply_world_resets(cls) -> None:
+        """Apply pending world resets now (solver internals, joint state to defaults), leaving their FK queued.
+
+        For writes that go on top of a reset (an env's reset events): the FK of the reset worlds runs once, with
+        that of the writes, at the next :meth:`update_kinematics` (before the next step or body read).
+        """
+        if NewtonManager._model is not None:
+            cls._reset_solver_internals()
+
+    @classmethod
     def note_state_write(cls, articulations: wp.array | None = None, *, select: wp.array | None = None) -> None:
         """Record a write to the simulation state: cached reads become stale, FK is queued for ``articulations``.
 

@@ -40,8 +40,8 @@ def _run(task: str, *, capture: bool, force_from: int | None = None) -> dict:
                     "reward": reward.clone(),
                     "terminated": terminated.clone(),
                     "time_out": time_out.clone(),
-                    "success_rate": extras["log"]["Metrics/success_rate"].clone(),
                 }
+                | {f"log/{key}": torch.as_tensor(value).clone() for key, value in extras["log"].items()}
             )
         counters = (env.common_step_counter, env._sim_step_counter, env.sim._physics_step_count)
         return {
@@ -63,7 +63,7 @@ def _assert_same_trajectory(eager: dict, graph: dict) -> None:
     assert graph["sim_time"] == pytest.approx(eager["sim_time"], rel=1e-12)
 
 
-@pytest.mark.parametrize("task", DIRECT_TASKS)
+@pytest.mark.parametrize("task", [*DIRECT_TASKS, "Isaac-Cartpole-v0"])
 def test_replayed_steps_match_eager_steps(task):
     """Replayed steps return what eager steps return (time-out resets and carried task state included)."""
     eager = _run(task, capture=False)
@@ -86,9 +86,9 @@ def test_step_is_recorded_again_when_a_wrench_composer_turns_on():
     assert not torch.allclose(without["returned"][10]["obs"], graph["returned"][10]["obs"]), "the force must act"
 
 
-def test_replayed_steps_do_not_synchronize():
+@pytest.mark.parametrize("task", ["Isaac-Ant-Direct-v0", "Isaac-Cartpole-v0"])
+def test_replayed_steps_do_not_synchronize(task):
     """Replayed steps (resets included) run under ``torch.cuda.set_sync_debug_mode("error")``."""
-    task = "Isaac-Ant-Direct-v0"
     env = _make_env(task, 16, device="cuda:0", episode_length_s=EPISODE_S)
     try:
         env.reset(seed=0)
@@ -122,9 +122,10 @@ def test_configuration_values_are_those_of_the_recording_until_discarded():
         before = env.step(actions)[1].clone()
         env.discard_step_graph()
         after = [env.step(actions)[1].clone() for _ in range(3)]
-        assert float(before.max()) < scale + 50.0, "the recorded step keeps the recorded scale"
-        # max: an env whose pole fell past 90 degrees is terminated and gets rew_scale_terminated instead
-        assert all(float(r.max()) > scale + 50.0 for r in after), "eager and re-recorded steps use the new scale"
+        # upstream's reward is the weighted sum times step_dt; max: a terminated env gets rew_scale_terminated
+        threshold = (scale + 50.0) * env.step_dt
+        assert float(before.max()) < threshold, "the recorded step keeps the recorded scale"
+        assert all(float(r.max()) > threshold for r in after), "eager and re-recorded steps use the new scale"
         assert env._step_graph is not None
     finally:
         _close(env)

@@ -19,6 +19,12 @@ FIXED_RESET = {
     },
     "Isaac-Ant-Direct-v0": {"initial_joint_pos_range": (0.15, 0.15), "initial_joint_vel_range": (-0.05, -0.05)},
     "Isaac-Humanoid-Direct-v0": {"initial_joint_pos_range": (0.15, 0.15), "initial_joint_vel_range": (-0.05, -0.05)},
+    "Isaac-Cartpole-v0": {
+        "events.reset_cart_position.params.position_range": (0.3, 0.3),
+        "events.reset_cart_position.params.velocity_range": (-0.2, -0.2),
+        "events.reset_pole_position.params.position_range": (0.1, 0.1),
+        "events.reset_pole_position.params.velocity_range": (0.4, 0.4),
+    },
 }
 
 
@@ -34,8 +40,15 @@ def _make_env(task: str, num_envs: int, *, mask_on_cpu: bool = True, device: str
     cfg = load_env_cfg(task)
     cfg.scene.num_envs = num_envs
     cfg.sim.device = device
-    for name, value in overrides.items():
-        setattr(cfg, name, value)
+    for name, value in overrides.items():  # dotted names reach into nested cfgs ("events.term.params")
+        *path, leaf = name.split(".")
+        target = cfg
+        for part in path:
+            target = target[part] if isinstance(target, dict) else getattr(target, part)
+        if isinstance(target, dict):
+            target[leaf] = value
+        else:
+            setattr(target, leaf, value)
     env = gym.make(task, cfg=cfg).unwrapped
     env.mask_reset_on_cpu = mask_on_cpu
     return env
@@ -177,7 +190,9 @@ def test_mask_reset_samples_in_range_and_keeps_other_envs(task):
         _close(env)
 
 
-@pytest.mark.parametrize("task", [*DIRECT_TASKS, "Isaac-Lift-Soft-Franka-v0", "Isaac-Lift-Cloth-Franka-v0"])
+@pytest.mark.parametrize(
+    "task", [*DIRECT_TASKS, "Isaac-Cartpole-v0", "Isaac-Lift-Soft-Franka-v0", "Isaac-Lift-Cloth-Franka-v0"]
+)
 def test_step_with_resets_reads_no_device_data(task, monkeypatch):
     """50 steps with staggered 3-step episodes call no nonzero, item, tolist or bool/int/float/index of a tensor."""
 

@@ -23,7 +23,7 @@ from isaaclab.utils import configclass, replace
 from isaaclab_newton.sim import GroundPlaneCfg
 
 from ..cfg_checks import check_env_cfg
-from ..nonfinite import NonfiniteGuardMixin, nonfinite_state
+from ..nonfinite import nonfinite_state
 from ..solver_choice import apply_solver
 from .physics_cfg import cartpole_physics
 from .robot_cfg import CARTPOLE_CFG
@@ -141,9 +141,9 @@ class CartpoleEnvCfg(ManagerBasedRLEnvCfg):
 
 
 def make_cartpole_manager_env(cfg: CartpoleEnvCfg, render_mode: str | None = None, **kwargs):
-    """Build core's ``ManagerBasedRLEnv`` (non-finite actions zeroed) with ``cfg``; the solver is ``cfg.solver``."""
-    from isaaclab.envs import ManagerBasedRLEnv
+    """Build :class:`~..manager_based_env.ManagerBasedRLEnvOnNewton` with ``cfg``; the solver is ``cfg.solver``."""
+    from ..manager_based_env import ManagerBasedRLEnvOnNewton
 
     check_env_cfg(cfg)
     apply_solver(cfg, cartpole_physics)
-    return type("ManagerBasedRLEnvOnNewton", (NonfiniteGuardMixin, ManagerBasedRLEnv), {})(cfg, render_mode, **kwargs)
+    return ManagerBasedRLEnvOnNewton(cfg, render_mode, **kwargs)

@@ -1,0 +1,164 @@
+"""Manager-based RL envs on Newton: sync-free mask resets and, on CUDA, whole steps replayed from one CUDA graph.
+
+Core's :meth:`~isaaclab.envs.ManagerBasedRLEnv.step` turns the done flags into env indices with ``nonzero`` (a host
+sync on CUDA) and resets those envs through the managers. :class:`ManagerMaskResetMixin` runs the same step with
+the done flags kept as a bool mask: the scene's assets and sensors reset by mask, each reset event runs in its mask
+form (:mod:`.mask_events`), the action and observation managers reset by mask (core's own terms accept one), and
+the reward and termination managers' episode logs are computed on the device for the masked envs. Nothing is read
+on the host, so :class:`ManagerBasedRLEnvOnNewton` can record the whole step with :class:`.graph_step.GraphStepMixin`.
+
+Where a configuration holds something the mask path cannot serve, the env runs core's step unchanged and
+:meth:`ManagerMaskResetMixin.mask_reset_unavailable_reason` says why: curriculum, command or recorder terms,
+interval events, reset events without a mask form or with ``min_step_count_between_reset``, class-based reward,
+termination, observation or event terms, observation delays, histories or modifiers, action terms with their own
+reset, final observations, RTX rerenders on reset; and CPU simulations unless
+:attr:`~.mask_reset.MaskResetMixin.mask_reset_on_cpu` is set (see :mod:`.mask_reset`). The manager terms are
+inspected once, on the first step; terms changed after that are not looked at again.
+
+Logged episode values (``extras["log"]``: ``Episode_Reward/<term>``, ``Episode_Termination/<term>``) are 0-d
+device tensors updated in place; on steps where no env resets they keep their last values, as in core.
+"""
+
+from __future__ import annotations
+
+import torch
+from isaaclab.envs import ManagerBasedRLEnv
+from isaaclab.envs.mdp.actions.joint_actions import JointAction
+from isaaclab.managers import ActionTerm
+from isaaclab.utils.array import index_fill_
+
+from .graph_step import GraphStepMixin
+from .mask_events import mask_event_form
+from .mask_reset import MaskResetMixin
+from .nonfinite import NonfiniteGuardMixin
+
+_MASK_SAFE_ACTION_RESETS = (ActionTerm.reset, JointAction.reset)
+"""Action term resets known to take a bool env mask (core's base term and joint actions fill by mask)."""
+
+
+class ManagerMaskResetMixin(MaskResetMixin):
+    """Runs :meth:`~isaaclab.envs.ManagerBasedRLEnv.step` with a mask reset; core's step where that cannot serve.
+
+    Put it before :class:`~isaaclab.envs.ManagerBasedRLEnv` in the bases.
+    """
+
+    def __init__(self, cfg, render_mode: str | None = None, **kwargs):
+        super().__init__(cfg, render_mode, **kwargs)
+        self._manager_mask_reason: tuple[str | None] | None = None
+        self._mask_log: dict[str, tuple[torch.Tensor, dict[str, torch.Tensor]]] = {}
+
+    def mask_reset_unavailable_reason(self) -> str | None:
+        """Why steps reset through core's index path instead of by mask, or ``None`` when they reset by mask."""
+        reason = super().mask_reset_unavailable_reason()
+        if reason is not None:
+            return reason
+        if self._manager_mask_reason is None:
+            self._manager_mask_reason = (self._manager_terms_reason(),)
+        return self._manager_mask_reason[0]
+
+    def _manager_terms_reason(self) -> str | None:
+        """The first manager term the mask path cannot serve, as a sentence, or ``None``."""
+        for name in ("curriculum_manager", "command_manager", "recorder_manager"):
+            if getattr(self, name).active_terms:
+                return f"{name} has terms (their resets take env indices)"
+        events = self.event_manager
+        if "interval" in events.available_modes:
+            return "interval events are configured (their timers branch on the host)"
+        if any(events._mode_class_term_cfgs.values()):
+            return "an event term is a class (its reset takes env indices)"
+        for term_name, term_cfg in zip(
+            events.active_terms.get("reset", []), events._mode_term_cfgs.get("reset", []), strict=True
+        ):
+            if term_cfg.min_step_count_between_reset:
+                return f"reset event '{term_name}' sets min_step_count_between_reset"
+            if mask_event_form(term_cfg.func) is None:
+                return f"reset event '{term_name}' ({term_cfg.func.__name__}) has no mask form in mask_events.py"
+        if self.reward_manager._class_term_cfgs or self.termination_manager._class_term_cfgs:
+            return "a reward or termination term is a class (its reset takes env indices)"
+        obs = self.observation_manager
+        for group in obs._group_obs_term_names:
+            if (
+                obs._group_obs_class_term_cfgs.get(group)
+                or obs._group_obs_term_delay_buffer.get(group)
+                or obs._group_obs_term_history_buffer.get(group)
+            ):
+                return f"observation group '{group}' has class terms, delays or histories"
+        if obs._group_obs_class_instances:
+            return "an observation modifier is a class (its reset takes env indices)"
+        for term_name, term in self.action_manager._terms.items():
+            if type(term).reset not in _MASK_SAFE_ACTION_RESETS:
+                return f"action term '{term_name}' ({type(term).__name__}) has its own reset"
+        return None
+
+    def step(self, action: torch.Tensor):
+        """Core's step with the done envs reset by mask (core's own step where the mask path cannot serve)."""
+        if not self._mask_reset_supported():
+            return super().step(action)
+        self.action_manager.process_action(action.to(self.device))
+        is_rendering = self.sim.is_rendering
+        steps_per_call = self.cfg.decimation if self._physics_handles_decimation else 1
+        for _ in range(self.cfg.decimation // steps_per_call):
+            self._sim_step_counter += steps_per_call
+            self.action_manager.apply_action()
+            self.scene.write_data_to_sim()
+            self.sim.step(render=False)
+            if self._sim_step_counter % self.cfg.sim.render_interval == 0 and is_rendering:
+                self.sim.render(skip_app_pumping=not self.render_enabled)
+            self.scene.update(dt=self.physics_dt * steps_per_call)
+        self.episode_length_buf += 1
+        self.common_step_counter += 1
+        self.reset_buf = self.termination_manager.compute()
+        self.reset_terminated = self.termination_manager.terminated
+        self.reset_time_outs = self.termination_manager.time_outs
+        self.reward_buf = self.reward_manager.compute(dt=self.step_dt)
+        self._reset_mask.copy_(self.reset_buf)
+        self._reset_masked(self._reset_mask)
+        if self.sim.consume_reset_request():
+            # every env not reset above is reset now and reported terminated, as core does
+            manual = ~self._reset_mask
+            self.reset_terminated |= manual
+            self._reset_masked(manual)
+        self.command_manager.compute(dt=self.step_dt)
+        for recorder in self.video_recorders:
+            recorder.step()
+        self.obs_buf = self.observation_manager.compute(update_history=True)
+        return self.obs_buf, self.reward_buf, self.reset_terminated, self.reset_time_outs, self.extras
+
+    def _write_masked_sim_state(self, mask: torch.Tensor) -> None:
+        """The reset events, each in its mask form, in the order core applies them."""
+        events = self.event_manager
+        for term_cfg in events._mode_term_cfgs.get("reset", []):
+            mask_event_form(term_cfg.func)(self, mask, **term_cfg.params)
+
+    def _reset_masked_task(self, mask: torch.Tensor) -> None:
+        """Action and observation managers reset by mask; episode sums logged and cleared for the masked envs."""
+        self.observation_manager.reset(mask)
+        self.action_manager.reset(mask)
+        selected = mask.float()
+        count = selected.sum()
+        some = count > 0
+        rewards = self.reward_manager
+        sums = rewards._episode_sum_buf
+        episode_reward = torch.mv(sums.t(), selected).div_(count.clamp(min=1.0).mul_(self.max_episode_length_s))
+        self._log_masked("Episode_Reward/", rewards._term_names, episode_reward, some)
+        index_fill_(sums, mask, 0.0)
+        terminations = self.termination_manager
+        done_share = terminations._last_episode_dones.float().mean(dim=0)
+        self._log_masked("Episode_Termination/", terminations._term_names, done_share, some)
+
+    def _log_masked(self, prefix: str, names: list[str], values: torch.Tensor, some: torch.Tensor) -> None:
+        """Put ``values`` (one per term) in ``extras["log"]`` where ``some`` env reset, else keep the last values."""
+        entry = self._mask_log.get(prefix)
+        if entry is None:
+            buf = torch.zeros_like(values)
+            entry = self._mask_log[prefix] = (buf, {prefix + name: buf[i] for i, name in enumerate(names)})
+        buf, views = entry
+        torch.where(some, values, buf, out=buf)
+        log = self.extras.setdefault("log", {})
+        if names and log.get(prefix + names[0]) is not views[prefix + names[0]]:
+            log.update(views)  # core's index reset (``env.reset()``) put a new log dict in place
+
+
+class ManagerBasedRLEnvOnNewton(NonfiniteGuardMixin, GraphStepMixin, ManagerMaskResetMixin, ManagerBasedRLEnv):
+    """Core's :class:`~isaaclab.envs.ManagerBasedRLEnv` on Newton: non-finite actions zeroed, resets by mask, and
+    on CUDA whole steps replayed from one CUDA graph (see :mod:`.graph_step`)."""
