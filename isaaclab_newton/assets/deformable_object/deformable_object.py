@@ -78,7 +78,7 @@ class DeformableObject(ParticleRowsMixin, BaseDeformableObject):
             # sync-free: every env's worlds and nodes are visited, the mask selects which are written
             select = self._select_from_mask(env_mask)
             NewtonManager.request_world_reset(self._world_ids, select=select)
-            NewtonManager.forward()
+            NewtonManager.update_kinematics()  # the solver resets first: they copy model defaults into the state
             self._scatter_state(self._data.default_nodal_state_w.warp, self._all_ids, full_data=True, select=select)
             self._data.mark_dirty()
             return
@@ -86,7 +86,7 @@ class DeformableObject(ParticleRowsMixin, BaseDeformableObject):
         if ids.shape[0] == 0:
             return
         NewtonManager.request_world_reset(self._world_ids_of(ids))
-        NewtonManager.forward()
+        NewtonManager.update_kinematics()
         self._scatter_state(self._data.default_nodal_state_w.warp, ids, full_data=True)
         self._data.mark_dirty()
 
