@@ -95,6 +95,53 @@ def test_mask_reset_matches_index_reset(task):
         assert torch.equal(after_index[name], after_mask[name]), f"{name} differs after the reset"
 
 
+def test_host_read_trap_catches_list_indexing_and_item():
+    """The trap raises on a list-indexed write and on ``item()``, and lets device-side tensor work through."""
+    from .host_read_trap import HostReadError, HostReadTrap
+
+    values = torch.zeros((2, 9))
+    with HostReadTrap():
+        values.index_fill_(1, torch.tensor([0, 1]), 1.0)
+        with pytest.raises(HostReadError):
+            values[:, [0, 1]] = 2.0
+        with pytest.raises(HostReadError):
+            values.sum().item()
+    assert values.sum().item() == 4.0
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_step_with_mask_resets_reads_nothing_on_the_host(task):
+    """Env steps with mask resets (time-outs every 3 steps, CPU) make no host read of tensors or Warp arrays."""
+    import gymnasium as gym
+    from isaaclab.sim import SimulationContext
+
+    import isaaclab_contrib.tasks  # noqa: F401
+    from isaaclab_contrib.tasks.registry import load_env_cfg
+
+    from .host_read_trap import HostReadTrap
+
+    SimulationContext.clear_instance()
+    cfg = load_env_cfg(task)
+    cfg.scene.num_envs, cfg.sim.device = 2, "cpu"
+    cfg.episode_length_s = 3 * cfg.sim.dt * cfg.decimation
+    cfg.sim.physics.nonfinite_log_interval = 10_000  # the designed periodic counter read stays out of the window
+    env = gym.make(task, cfg=cfg).unwrapped
+    env.mask_reset_on_cpu = True
+    try:
+        env.reset(seed=0)
+        actions = torch.linspace(-1.0, 1.0, 2 * env.cfg.action_space).reshape(2, -1)
+        env.step(actions)
+        lengths = []
+        with HostReadTrap():
+            for _ in range(6):
+                env.step(actions)
+                lengths.append(env.episode_length_buf.clone())
+        assert any((length == 0).all() for length in lengths), "time-outs must have reset the envs in the window"
+    finally:
+        env.close()
+        SimulationContext.clear_instance()
+
+
 def _make_cuda_env(task: str, num_envs: int, episode_steps: int):
     """The task on ``cuda:0`` with ``num_envs`` envs and episodes of ``episode_steps`` env steps (time-out resets)."""
     import gymnasium as gym
