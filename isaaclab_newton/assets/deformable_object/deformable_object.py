@@ -94,7 +94,7 @@ class DeformableObject(ParticleRowsMixin, BaseDeformableObject):
         """Nothing is buffered: nodal writes go to the simulation immediately."""
 
     def update(self, dt: float) -> None:
-        """Advance the data's timestamp by ``dt`` [s] (buffers refresh on the next read)."""
+        """Advance the data's timestamp by ``dt`` [s] (buffers refresh on the first read after a state change)."""
         self._data.update(dt)
 
     def write_nodal_state_to_sim_index(self, nodal_state, env_ids: Ids = None, full_data: bool = False) -> None:
