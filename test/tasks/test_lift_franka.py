@@ -111,7 +111,11 @@ def test_host_read_trap_catches_list_indexing_and_item():
 
 @pytest.mark.parametrize("task", TASKS)
 def test_step_with_mask_resets_reads_nothing_on_the_host(task):
-    """Env steps with mask resets (time-outs every 3 steps, CPU) make no host read of tensors or Warp arrays."""
+    """Steps with mask resets (time-outs every 3 steps, CPU, eager substeps) read no tensor or Warp array on the host.
+
+    The substeps run eagerly (no CPU graph) so that the coupled substep's Python (collision, MuJoCo Warp, VBD) runs
+    inside the trap too.
+    """
     import gymnasium as gym
     from isaaclab.sim import SimulationContext
 
@@ -125,6 +129,7 @@ def test_step_with_mask_resets_reads_nothing_on_the_host(task):
     cfg.scene.num_envs, cfg.sim.device = 2, "cpu"
     cfg.episode_length_s = 3 * cfg.sim.dt * cfg.decimation
     cfg.sim.physics.nonfinite_log_interval = 10_000  # the designed periodic counter read stays out of the window
+    cfg.sim.physics.use_cpu_graph = False
     env = gym.make(task, cfg=cfg).unwrapped
     env.mask_reset_on_cpu = True
     try:
