@@ -34,6 +34,9 @@ HAND_BODY = "panda0_link7"
 GRIP_OFFSET = (0.0, 0.0, 0.21)
 """Grasp centre between the finger pads in the ``panda0_link7`` frame [m] (the MJCF's ``end_effector`` site)."""
 
+FINGER_OPEN = 0.04
+"""Finger joint position of the open gripper [m] (closed: 0)."""
+
 HOME = (0.0, -0.785, 0.0, -2.356, 0.0, 0.0, 0.785)
 """Arm pose with the hand pointing down above the table [rad] (this MJCF's joint 6 is offset by -pi/2)."""
 
@@ -41,7 +44,7 @@ HOME = (0.0, -0.785, 0.0, -2.356, 0.0, 0.0, 0.785)
 def franka_cfg(tuning: LiftTuningCfg) -> ArticulationCfg:
     """The fixed-base Panda with implicit PD drives from ``tuning`` (fetches the MJCF on first use)."""
     joint_pos = {name: q for name, q in zip(ARM_JOINTS, HOME, strict=True)}
-    joint_pos[FINGER_JOINTS] = 0.04
+    joint_pos[FINGER_JOINTS] = FINGER_OPEN
     return ArticulationCfg(
         prim_path="{ENV_REGEX_NS}/Robot",
         spawn=MjcfFileCfg(asset_path=ensure_panda_mjcf(), floating=False),
@@ -126,18 +129,15 @@ class LiftFrankaEnv(GraphStepMixin, DirectRLEnv):
         self._actions = torch.zeros((self.num_envs, self.cfg.action_space), device=self.device)
         self._targets = self.robot.data.default_joint_pos.torch.clone()
         self._rest_height = self.object.data.root_pos_w.torch[:, 2].clone()
-        # Per joint: the action column that drives it, and whether it is an arm joint (else a finger, else neither).
-        # Device tensors: a step gathers with them, never indexes with Python lists (a host-to-device copy).
+        # Per joint: the action column that drives it, and whether it is an arm joint or a finger. Device tensors: a
+        # step gathers with them and never indexes with Python lists (a host-to-device copy on CUDA).
+        joints = torch.arange(self.robot.num_joints)
         column = torch.zeros(self.robot.num_joints, dtype=torch.long)
         column[arm_ids] = torch.arange(len(arm_ids))
-        column[finger_ids] = 7
+        column[finger_ids] = len(arm_ids)  # the gripper command follows the arm's
         self._action_column = column.to(self.device)
-        self._is_arm = torch.zeros(self.robot.num_joints, dtype=torch.bool)
-        self._is_arm[arm_ids] = True
-        self._is_arm = self._is_arm.to(self.device)
-        self._is_finger = torch.zeros(self.robot.num_joints, dtype=torch.bool)
-        self._is_finger[finger_ids] = True
-        self._is_finger = self._is_finger.to(self.device)
+        self._is_arm = torch.isin(joints, torch.tensor(arm_ids)).to(self.device)
+        self._is_finger = torch.isin(joints, torch.tensor(finger_ids)).to(self.device)
 
     def grip_center_w(self) -> torch.Tensor:
         """Grasp centre between the finger pads, world frame [m], shape (num_envs, 3)."""
@@ -149,7 +149,7 @@ class LiftFrankaEnv(GraphStepMixin, DirectRLEnv):
         default = self.robot.data.default_joint_pos.torch
         command = self._actions.index_select(1, self._action_column)  # (num_envs, num_joints)
         arm = default + self.cfg.action_scale * command
-        fingers = torch.where(command > 0.0, 0.04, 0.0)
+        fingers = torch.where(command > 0.0, FINGER_OPEN, 0.0)
         self._targets.copy_(torch.where(self._is_arm, arm, torch.where(self._is_finger, fingers, default)))
 
     def _apply_action(self) -> None:
