@@ -9,12 +9,14 @@ For each task (``--tasks``, default: all registered by ``isaaclab_contrib.tasks`
 * times ``--steps`` ``env.step()`` calls with zero actions after ``--warmup`` untimed ones (``env_steps_per_s``,
   environments x steps / s),
 * times the raw solver loop on the same model (``raw_physics_steps_per_s``, worlds x physics steps / s): the
-  solver the manager builds, the same substeps, collision pipeline when the manager owns one, one physics step
-  captured in a graph (CUDA graph, or Warp CPU graph on CPU) and replayed, like the raw loop of
-  ``benchmark_observables.py``,
+  solver the manager builds (a second one, from the manager's ``_create_solver``: for the custom MuJoCo Warp + VBD
+  manager that is the coupled substep with both solvers and its own collision pipeline), the same substeps,
+  collision pipeline when the manager owns one, one physics step captured in a graph (CUDA graph, or Warp CPU graph
+  on CPU) and replayed, like the raw loop of ``benchmark_observables.py``,
 
 and reports ``ratio = env_steps_per_s * decimation / raw_physics_steps_per_s``, the share of the physics ceiling
-the environment reaches. Results are printed, written as JSON (``--out``) and drawn as a PNG (``--plot``):
+the environment reaches, with ``env_graph`` (the manager replays its substep graph) and ``env_step_graph`` (whole
+env steps replay from a CUDA graph). Results are printed, written as JSON (``--out``) and drawn as a PNG (``--plot``):
 throughput against environment count per task, the environment next to its ceiling.
 
 Examples::
@@ -56,6 +58,7 @@ class Result:
     raw_physics_steps_per_s: float | None = None
     ratio: float | None = None
     env_graph: bool = False
+    env_step_graph: bool = False
     raw_graph: bool = False
 
 
@@ -109,6 +112,7 @@ def time_env(task: str, num_envs: int, args: argparse.Namespace, result: Result)
     from isaaclab_newton.physics import NewtonManager
 
     result.env_graph = NewtonManager.uses_graph()
+    result.env_step_graph = getattr(unwrapped, "_step_graph", None) is not None
     return env
 
 

@@ -8,8 +8,8 @@ checked window), runs ``--warmup`` steps, then two checks inside ``torch.cuda.se
 * ``env``: ``--steps`` ``env.step()`` calls with random actions, resets included (everything the task, Isaac Lab
   core and this backend do per step);
 * ``backend``: ``--steps`` physics steps through the scene (``write_data_to_sim``, ``sim.step``, ``update``) with
-  mask resets and mask writes of every asset and sensor every few steps, and reads of derived data: only the
-  Newton backend's step, write, reset and sensor paths.
+  mask resets and writes of every asset (articulations, rigid objects, deformables) and sensor every few steps, and
+  reads of derived data: only the Newton backend's step, write, reset and sensor paths.
 
 The one designed periodic host read, of the non-finite world and action counters every
 ``NewtonCfg.nonfinite_log_interval`` steps (see ``docs/reliability.md``), is moved past the checked window.
@@ -153,6 +153,7 @@ def backend_steps(env, args: argparse.Namespace) -> tuple[str, str]:
     wp_masks = [wp.from_torch(m) for m in masks]
     articulations = list(scene.articulations.values())
     objects = list(scene.rigid_objects.values())
+    deformables = list(scene.deformable_objects.values())
     sensors = list(scene.sensors.values())
     try:
         with checked(args.device):
@@ -173,6 +174,9 @@ def backend_steps(env, args: argparse.Namespace) -> tuple[str, str]:
                         asset.write_root_velocity_to_sim_mask(
                             root_velocity=asset.data.root_com_vel_w.torch, env_mask=mask
                         )
+                    for asset in deformables:
+                        asset.reset(env_mask=mask)
+                        asset.write_nodal_state_to_sim_index(nodal_state=asset.data.nodal_state_w.torch)
                     for sensor in sensors:
                         sensor.reset(env_mask=wp_mask)
                 scene.write_data_to_sim()
@@ -180,12 +184,15 @@ def backend_steps(env, args: argparse.Namespace) -> tuple[str, str]:
                 scene.update(sim.get_physics_dt())
                 for asset in articulations + objects:
                     _ = asset.data.projected_gravity_b, asset.data.body_link_pose_w, asset.data.root_com_lin_vel_b
+                for asset in deformables:
+                    _ = asset.data.root_pos_w, asset.data.nodal_vel_w
                 for sensor in sensors:
                     _ = sensor.data
     except (RuntimeError, HostSyncError) as exc:
         return "FAIL", _failure(exc, args.frames)
     status = "PASS" if wp.get_device(args.device).is_cuda else "RAN"
-    return status, f"{args.steps} physics steps, {len(articulations + objects)} assets, {len(sensors)} sensors"
+    assets = len(articulations + objects + deformables)
+    return status, f"{args.steps} physics steps, {assets} assets, {len(sensors)} sensors"
 
 
 def check_task(task: str, args: argparse.Namespace) -> list[tuple[str, str, str]]:

@@ -171,3 +171,23 @@ def test_nodal_state_write_lands_in_that_env(soft_scene):
     assert torch.equal(after[1], new[0]) and torch.equal(after[0], state[0])
     assert torch.allclose(cube.data.root_vel_w.torch[1], torch.tensor([0.0, 0.0, 0.5]))
     _free_all(cube)
+
+
+def test_nodal_reads_follow_the_state_stamp(soft_scene, monkeypatch):
+    """A read after a physics step gathers the new nodes without ``update()``; two reads in a row gather once."""
+    import warp as wp
+
+    sim, _, cube = soft_scene
+    _free_all(cube)
+    before = cube.data.root_pos_w.torch.clone()
+    sim.step(render=False)  # no scene.update(): the simulation time of the data does not advance
+    after = cube.data.root_pos_w.torch.clone()
+    assert (after[:, 2] < before[:, 2]).all(), "the falling cubes' nodal means must move down"
+    launches = []
+    original = wp.launch
+    monkeypatch.setattr(
+        wp, "launch", lambda kernel, *args, **kwargs: launches.append(kernel) or original(kernel, *args, **kwargs)
+    )
+    _ = cube.data.nodal_pos_w, cube.data.root_pos_w
+    monkeypatch.undo()
+    assert launches == [], "reads without a state change must not gather again"

@@ -146,7 +146,7 @@ def test_substep_runs_the_documented_steps_in_order(mode):
     """Each substep runs clear, detect, (two-way: inject into body_f), MuJoCo, clear particle forces, VBD."""
     from isaaclab.sim import SimulationContext
 
-    from isaaclab_contrib.custom_coupling import NewtonCoupledMJWarpVBDManager as Manager
+    from isaaclab_contrib.custom_coupling import CoupledMJWarpVBDSolver
 
     calls: list[str] = []
     body_fz: list[float] = []
@@ -154,15 +154,15 @@ def test_substep_runs_the_documented_steps_in_order(mode):
 
     def patch():
         for name in STEP_NAMES:
-            original = getattr(Manager, name)
+            original = getattr(CoupledMJWarpVBDSolver, name)
 
-            def wrapper(cls, *args, _name=name, _original=original):
+            def wrapper(self, *args, _name=name, _original=original):
                 calls.append(_name)
                 if _name == "_step_rigid":
                     body_fz.append(float(args[0].body_f.numpy()[0, 2]))
-                return _original(*args)
+                return _original(self, *args)
 
-            mp.setattr(Manager, name, classmethod(wrapper))
+            mp.setattr(CoupledMJWarpVBDSolver, name, wrapper)
 
     try:
         sim, scene = _make_scene(mode, before_reset=patch)

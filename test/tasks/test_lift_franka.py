@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import torch
 
 ROOT = Path(__file__).resolve().parents[2]
 TASKS = ("Isaac-Lift-Soft-Franka-v0", "Isaac-Lift-Cloth-Franka-v0")
@@ -58,7 +59,6 @@ def _lift_snapshot(env) -> dict:
 def test_mask_reset_matches_index_reset(task):
     """From the same state, resetting envs 0 and 2 by mask leaves state and task buffers equal to core's index reset."""
     import gymnasium as gym
-    import torch
     from isaaclab.sim import SimulationContext
 
     import isaaclab_contrib.tasks  # noqa: F401
@@ -93,3 +93,138 @@ def test_mask_reset_matches_index_reset(task):
     assert not torch.equal(before_index["particle_q"], after_index["particle_q"]), "the reset must move the object"
     for name in after_index:
         assert torch.equal(after_index[name], after_mask[name]), f"{name} differs after the reset"
+
+
+def test_host_read_trap_catches_list_indexing_and_item():
+    """The trap raises on a list-indexed write and on ``item()``, and lets device-side tensor work through."""
+    from .host_read_trap import HostReadError, HostReadTrap
+
+    values = torch.zeros((2, 9))
+    with HostReadTrap():
+        values.index_fill_(1, torch.tensor([0, 1]), 1.0)
+        with pytest.raises(HostReadError):
+            values[:, [0, 1]] = 2.0
+        with pytest.raises(HostReadError):
+            values.sum().item()
+    assert values.sum().item() == 4.0
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_step_with_mask_resets_reads_nothing_on_the_host(task):
+    """Steps with mask resets (time-outs every 3 steps, CPU, eager substeps) read no tensor or Warp array on the host.
+
+    The substeps run eagerly (no CPU graph) so that the coupled substep's Python (collision, MuJoCo Warp, VBD) runs
+    inside the trap too.
+    """
+    import gymnasium as gym
+    from isaaclab.sim import SimulationContext
+
+    import isaaclab_contrib.tasks  # noqa: F401
+    from isaaclab_contrib.tasks.registry import load_env_cfg
+
+    from .host_read_trap import HostReadTrap
+
+    SimulationContext.clear_instance()
+    cfg = load_env_cfg(task)
+    cfg.scene.num_envs, cfg.sim.device = 2, "cpu"
+    cfg.episode_length_s = 3 * cfg.sim.dt * cfg.decimation
+    cfg.sim.physics.nonfinite_log_interval = 10_000  # the designed periodic counter read stays out of the window
+    cfg.sim.physics.use_cpu_graph = False
+    env = gym.make(task, cfg=cfg).unwrapped
+    env.mask_reset_on_cpu = True
+    try:
+        env.reset(seed=0)
+        actions = torch.linspace(-1.0, 1.0, 2 * env.cfg.action_space).reshape(2, -1)
+        env.step(actions)
+        lengths = []
+        with HostReadTrap():
+            for _ in range(6):
+                env.step(actions)
+                lengths.append(env.episode_length_buf.clone())
+        assert any((length == 0).all() for length in lengths), "time-outs must have reset the envs in the window"
+    finally:
+        env.close()
+        SimulationContext.clear_instance()
+
+
+def _make_cuda_env(task: str, num_envs: int, episode_steps: int):
+    """The task on ``cuda:0`` with ``num_envs`` envs and episodes of ``episode_steps`` env steps (time-out resets)."""
+    import gymnasium as gym
+    from isaaclab.sim import SimulationContext
+
+    import isaaclab_contrib.tasks  # noqa: F401
+    from isaaclab_contrib.tasks.registry import load_env_cfg
+
+    SimulationContext.clear_instance()
+    cfg = load_env_cfg(task)
+    cfg.scene.num_envs, cfg.sim.device, cfg.seed = num_envs, "cuda:0", 0
+    cfg.episode_length_s = episode_steps * cfg.sim.dt * cfg.decimation
+    return gym.make(task, cfg=cfg).unwrapped
+
+
+def _close_cuda_env(env) -> None:
+    from isaaclab.sim import SimulationContext
+
+    env.close()
+    SimulationContext.clear_instance()
+
+
+def _lift_trajectory(task: str, *, capture: bool, steps: int = 12) -> dict:
+    """``steps`` env steps of fixed pseudo-random actions (time-outs on steps 5 and 10); what each step returned.
+
+    The arm targets stay within 0.3 rad of the home pose, so the hand moves but does not reach the object: contact-rich
+    grasps would compare solver round-off (contact order) rather than the replay.
+    """
+    env = _make_cuda_env(task, 4, episode_steps=5)
+    env.capture_env_step = capture
+    try:
+        env.reset(seed=0)
+        generator = torch.Generator().manual_seed(1)
+        returned = []
+        for _ in range(steps):
+            action = 0.4 * torch.rand((env.num_envs, env.cfg.action_space), generator=generator) - 0.2
+            obs, reward, _, time_out, _ = env.step(action.to(env.device))
+            returned.append({"obs": obs["policy"].clone(), "reward": reward.clone(), "time_out": time_out.clone()})
+        reason = env.step_graph_unavailable_reason()
+        return {"returned": returned, "graph": env._step_graph is not None, "reason": reason}
+    finally:
+        _close_cuda_env(env)
+
+
+_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="whole env steps replay from CUDA graphs on CUDA only")
+
+
+@_cuda
+@pytest.mark.parametrize("task", TASKS)
+def test_replayed_lift_steps_match_eager_steps(task):
+    """Steps replayed from the CUDA graph (coupled substeps and mask resets inside) return what eager steps return."""
+    eager = _lift_trajectory(task, capture=False)
+    graph = _lift_trajectory(task, capture=True)
+    assert not eager["graph"] and eager["reason"] is not None
+    assert graph["graph"] and graph["reason"] is None, graph["reason"]
+    assert any(bool(r["time_out"].any()) for r in graph["returned"]), "the window must contain time-out resets"
+    for step, (a, b) in enumerate(zip(eager["returned"], graph["returned"], strict=True)):
+        for name in a:
+            torch.testing.assert_close(b[name], a[name], rtol=1e-4, atol=1e-4, msg=f"{name} differs at step {step}")
+
+
+@_cuda
+@pytest.mark.parametrize("task", TASKS)
+def test_replayed_lift_steps_do_not_synchronize(task):
+    """Replayed lift steps, time-out resets included, run under ``torch.cuda.set_sync_debug_mode("error")``."""
+    env = _make_cuda_env(task, 8, episode_steps=5)
+    try:
+        env.reset(seed=0)
+        actions = torch.zeros((env.num_envs, env.cfg.action_space), device=env.device)
+        for _ in range(3):
+            env.step(actions)
+        assert env._step_graph is not None, env.step_graph_unavailable_reason()
+        torch.cuda.set_sync_debug_mode("error")
+        try:
+            for _ in range(12):
+                env.step(actions)
+        finally:
+            torch.cuda.set_sync_debug_mode("default")
+        assert int(env.episode_length_buf.max()) < 6, "time-outs must have reset the envs within the window"
+    finally:
+        _close_cuda_env(env)

@@ -24,7 +24,7 @@ from isaaclab.utils.math import quat_apply
 from isaaclab_newton.physics import NewtonCfg
 from isaaclab_newton.sim import GroundPlaneCfg, MjcfFileCfg
 
-from ..mask_reset import MaskResetMixin
+from ..graph_step import GraphStepMixin
 from .panda_asset import ensure_panda_mjcf
 from .physics_cfg import LiftTuningCfg, lift_physics
 
@@ -34,6 +34,9 @@ HAND_BODY = "panda0_link7"
 GRIP_OFFSET = (0.0, 0.0, 0.21)
 """Grasp centre between the finger pads in the ``panda0_link7`` frame [m] (the MJCF's ``end_effector`` site)."""
 
+FINGER_OPEN = 0.04
+"""Finger joint position of the open gripper [m] (closed: 0)."""
+
 HOME = (0.0, -0.785, 0.0, -2.356, 0.0, 0.0, 0.785)
 """Arm pose with the hand pointing down above the table [rad] (this MJCF's joint 6 is offset by -pi/2)."""
 
@@ -41,7 +44,7 @@ HOME = (0.0, -0.785, 0.0, -2.356, 0.0, 0.0, 0.785)
 def franka_cfg(tuning: LiftTuningCfg) -> ArticulationCfg:
     """The fixed-base Panda with implicit PD drives from ``tuning`` (fetches the MJCF on first use)."""
     joint_pos = {name: q for name, q in zip(ARM_JOINTS, HOME, strict=True)}
-    joint_pos[FINGER_JOINTS] = 0.04
+    joint_pos[FINGER_JOINTS] = FINGER_OPEN
     return ArticulationCfg(
         prim_path="{ENV_REGEX_NS}/Robot",
         spawn=MjcfFileCfg(asset_path=ensure_panda_mjcf(), floating=False),
@@ -105,12 +108,13 @@ class LiftFrankaEnvCfg(DirectRLEnvCfg):
         self.scene.object = self.object_cfg
 
 
-class LiftFrankaEnv(MaskResetMixin, DirectRLEnv):
-    """The lift environment (see the module docstring); ``env.step()`` resets done envs by mask on CUDA."""
+class LiftFrankaEnv(GraphStepMixin, DirectRLEnv):
+    """The lift environment (see the module docstring).
 
-    capture_mask_reset = False
-    """The coupled rigid/deformable reset (VBD and ``SolverCoupled`` per-world resets, full FK) is not recorded in a
-    CUDA graph yet: it runs eagerly, still without host reads."""
+    On CUDA (with ``NewtonCfg.use_cuda_graph``) whole env steps, the coupled substeps and the mask reset of done envs
+    (MuJoCo Warp and VBD per-world resets, the object's rest shape, the robot's default joints) included, replay from
+    one CUDA graph (:class:`~isaaclab_contrib.tasks.graph_step.GraphStepMixin`); nothing is read back to the host.
+    """
 
     cfg: LiftFrankaEnvCfg
 
@@ -118,13 +122,22 @@ class LiftFrankaEnv(MaskResetMixin, DirectRLEnv):
         super().__init__(cfg, render_mode, **kwargs)
         self.robot = self.scene["robot"]
         self.object = self.scene["object"]
-        self._arm_ids, _ = self.robot.find_joints(ARM_JOINTS, preserve_order=True)
-        self._finger_ids, _ = self.robot.find_joints(FINGER_JOINTS)
+        arm_ids, _ = self.robot.find_joints(ARM_JOINTS, preserve_order=True)
+        finger_ids, _ = self.robot.find_joints(FINGER_JOINTS)
         self._hand_id = self.robot.find_bodies(HAND_BODY)[0][0]
         self._grip_offset = torch.tensor(GRIP_OFFSET, device=self.device).expand(self.num_envs, 3)
         self._actions = torch.zeros((self.num_envs, self.cfg.action_space), device=self.device)
         self._targets = self.robot.data.default_joint_pos.torch.clone()
         self._rest_height = self.object.data.root_pos_w.torch[:, 2].clone()
+        # Per joint: the action column that drives it, and whether it is an arm joint or a finger. Device tensors: a
+        # step gathers with them and never indexes with Python lists (a host-to-device copy on CUDA).
+        joints = torch.arange(self.robot.num_joints)
+        column = torch.zeros(self.robot.num_joints, dtype=torch.long)
+        column[arm_ids] = torch.arange(len(arm_ids))
+        column[finger_ids] = len(arm_ids)  # the gripper command follows the arm's
+        self._action_column = column.to(self.device)
+        self._is_arm = torch.isin(joints, torch.tensor(arm_ids)).to(self.device)
+        self._is_finger = torch.isin(joints, torch.tensor(finger_ids)).to(self.device)
 
     def grip_center_w(self) -> torch.Tensor:
         """Grasp centre between the finger pads, world frame [m], shape (num_envs, 3)."""
@@ -134,12 +147,13 @@ class LiftFrankaEnv(MaskResetMixin, DirectRLEnv):
     def _pre_physics_step(self, actions: torch.Tensor) -> None:
         self._actions = actions.clamp(-1.0, 1.0)
         default = self.robot.data.default_joint_pos.torch
-        self._targets[:, self._arm_ids] = default[:, self._arm_ids] + self.cfg.action_scale * self._actions[:, :7]
-        opening = torch.where(self._actions[:, 7:8] > 0.0, 0.04, 0.0)
-        self._targets[:, self._finger_ids] = opening.expand(-1, len(self._finger_ids))
+        command = self._actions.index_select(1, self._action_column)  # (num_envs, num_joints)
+        arm = default + self.cfg.action_scale * command
+        fingers = torch.where(command > 0.0, FINGER_OPEN, 0.0)
+        self._targets.copy_(torch.where(self._is_arm, arm, torch.where(self._is_finger, fingers, default)))
 
     def _apply_action(self) -> None:
-        self.robot.set_joint_position_target_index(target=self._targets)
+        self.robot.actuators.target_command.set_position_index(value=self._targets)
 
     def _get_observations(self) -> dict:
         origins = self.scene.env_origins

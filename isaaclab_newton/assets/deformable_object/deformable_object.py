@@ -78,7 +78,7 @@ class DeformableObject(ParticleRowsMixin, BaseDeformableObject):
             # sync-free: every env's worlds and nodes are visited, the mask selects which are written
             select = self._select_from_mask(env_mask)
             NewtonManager.request_world_reset(self._world_ids, select=select)
-            NewtonManager.forward()
+            NewtonManager.update_kinematics()  # the solver resets first: they copy model defaults into the state
             self._scatter_state(self._data.default_nodal_state_w.warp, self._all_ids, full_data=True, select=select)
             self._data.mark_dirty()
             return
@@ -86,7 +86,7 @@ class DeformableObject(ParticleRowsMixin, BaseDeformableObject):
         if ids.shape[0] == 0:
             return
         NewtonManager.request_world_reset(self._world_ids_of(ids))
-        NewtonManager.forward()
+        NewtonManager.update_kinematics()
         self._scatter_state(self._data.default_nodal_state_w.warp, ids, full_data=True)
         self._data.mark_dirty()
 
@@ -94,7 +94,7 @@ class DeformableObject(ParticleRowsMixin, BaseDeformableObject):
         """Nothing is buffered: nodal writes go to the simulation immediately."""
 
     def update(self, dt: float) -> None:
-        """Advance the data's timestamp by ``dt`` [s] (buffers refresh on the next read)."""
+        """Advance the data's timestamp by ``dt`` [s] (buffers refresh on the first read after a state change)."""
         self._data.update(dt)
 
     def write_nodal_state_to_sim_index(self, nodal_state, env_ids: Ids = None, full_data: bool = False) -> None:

@@ -13,8 +13,9 @@ from .kernels import gather_nodal_kernel, nodal_mean_kernel, vec6f
 class DeformableObjectData(BaseDeformableObjectData):
     """Nodal positions, velocities and states (world frame) of N deformable bodies of P nodes each.
 
-    Buffers are allocated once and refreshed on the first read after simulation time advanced or after a write
-    (:meth:`mark_dirty`). The root position and velocity are the nodal means.
+    Buffers are allocated once and refreshed on the first read after the simulation state changed (a step, a write
+    or a reset: :meth:`NewtonManager.get_state_stamp`, which also advances when whole env steps replay from a CUDA
+    graph) or after a nodal write (:meth:`mark_dirty`). The root position and velocity are the nodal means.
 
     Args:
         indices: Model particle indices, shape (N, P), int32 on the simulation device.
@@ -35,14 +36,15 @@ class DeformableObjectData(BaseDeformableObjectData):
         }
         self.default_nodal_state_w = ProxyArray(wp.zeros((n, p), dtype=vec6f, device=device))
         self.nodal_kinematic_target = ProxyArray(wp.zeros((n, p), dtype=wp.vec4, device=device))
-        self._stamp = -1.0
+        self._stamp = -1
 
     def mark_dirty(self) -> None:
         """Force a refresh on the next read (called after every write)."""
-        self._stamp = -1.0
+        self._stamp = -1
 
     def _refresh(self) -> None:
-        if self._stamp == self._sim_timestamp:
+        stamp = NewtonManager.get_state_stamp()
+        if self._stamp == stamp:
             return
         state = NewtonManager.get_state_0()
         n, p = self._indices.shape
@@ -60,7 +62,7 @@ class DeformableObjectData(BaseDeformableObjectData):
             outputs=[self._root_pos, self._root_vel],
             device=self.device,
         )
-        self._stamp = self._sim_timestamp
+        self._stamp = stamp
 
     @property
     def nodal_pos_w(self) -> ProxyArray:
