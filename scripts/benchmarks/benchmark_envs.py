@@ -260,18 +260,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    tasks = args.tasks or registered_tasks()
-    results = []
-    for task in tasks:
-        for num_envs in args.num_envs:
-            print(f"{task} at {num_envs} envs ...", flush=True)
-            results.append(run(task, num_envs, args))
+def write_report(results: list[Result], args: argparse.Namespace, argv: list[str] | None) -> str:
+    """Write the JSON report and the PNG of ``results`` (after every measurement: a cut-off run keeps its figures)."""
     device_name = wp.get_device(args.device).name
     header = f"device {args.device} ({device_name}), {args.steps} timed env steps, zero actions"
-    print(header)
-    print_table(results)
     report = {
         "command": " ".join([pathlib.Path(sys.argv[0]).name, *(argv if argv is not None else sys.argv[1:])]),
         "device": args.device,
@@ -283,6 +275,21 @@ def main(argv: list[str] | None = None) -> int:
     }
     args.out.write_text(json.dumps(report, indent=2))
     plot(results, args.plot, header)
+    return header
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    tasks = args.tasks or registered_tasks()
+    results = []
+    for task in tasks:
+        for num_envs in args.num_envs:
+            print(f"{task} at {num_envs} envs ...", flush=True)
+            results.append(run(task, num_envs, args))
+            write_report(results, args, argv)
+    header = write_report(results, args, argv)
+    print(header)
+    print_table(results)
     print(f"wrote {args.out} and {args.plot}")
     return 0 if all(r.status == "ok" for r in results) else 1
 
