@@ -111,24 +111,25 @@ class GraphStepMixin(MaskResetMixin):
     def step(self, action: torch.Tensor):
         """Run one env step: replayed from the recorded graph where possible (see the module notes), else eagerly."""
         if self.step_graph_unavailable_reason() is not None:
-            return super().step(action)
+            returned = super().step(action)
+            return _with_log_copy(returned) if self._mask_reset_supported() else returned
         action = self._copy_step_action(action)
         if self.sim.consume_reset_request():
             # core resets every env on such a request, with Python branching the recorded step does not have
             self.sim.request_reset()
             self.discard_step_graph()
-            return super().step(action)
+            return _with_log_copy(super().step(action))
         key = self._reset_graph_state()
         if self._step_graph is None or key != self._step_graph_key:
             if key != self._step_warm_key:
                 self._step_warm_key = key
-                return super().step(action)
+                return _with_log_copy(super().step(action))
             self._record_step(key)
         self._step_graph.replay()
         self._note_replayed_step()
         obs, reward, terminated, time_out, extras = self._step_outputs
         self.obs_buf, self.reward_buf = _fresh(obs), reward.clone()
-        return self.obs_buf, self.reward_buf, terminated, time_out, extras
+        return _with_log_copy((self.obs_buf, self.reward_buf, terminated, time_out, extras))
 
     def _copy_step_action(self, action: torch.Tensor) -> torch.Tensor:
         """Copy ``action`` into the graph's persistent input buffer (made on the first step) and return that buffer."""
@@ -204,6 +205,28 @@ def _fresh(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: _fresh(item) for key, item in value.items()}
     return value.clone()
+
+
+def _with_log_copy(returned: tuple) -> tuple:
+    """``returned`` with ``extras["log"]`` replaced by a copy of its values (one stacked copy for 0-d tensors).
+
+    The mask reset keeps the logged episode values in persistent tensors it updates in place (and a replayed step
+    rewrites every tensor of ``extras``), while learners keep each step's log: rsl-rl averages the dicts of all the
+    steps of an iteration at its end. Core's own reset puts new tensors in a new dict; so does this.
+    """
+    obs, reward, terminated, time_out, extras = returned
+    log = extras.get("log")
+    if not log:
+        return returned
+    scalars = [name for name, value in log.items() if isinstance(value, torch.Tensor) and value.dim() == 0]
+    if len({(log[name].dtype, log[name].device) for name in scalars}) != 1:
+        scalars = []  # mixed kinds: each tensor is copied on its own
+    copied = dict(zip(scalars, torch.stack([log[name] for name in scalars]).unbind(), strict=True)) if scalars else {}
+    for name, value in log.items():
+        if name not in copied:
+            copied[name] = value.clone() if isinstance(value, torch.Tensor) else value
+    copied = {name: copied[name] for name in log}  # the log's key order
+    return obs, reward, terminated, time_out, {**extras, "log": copied}
 
 
 def _same_layout(a: torch.Tensor, b: torch.Tensor) -> bool:

@@ -250,3 +250,26 @@ def test_cpu_resets_by_index_unless_opted_in():
         assert env._reset_envs_from_buffer() is None
     finally:
         _close(env)
+
+
+@pytest.mark.parametrize("task", ["Isaac-Cartpole-Direct-v0", "Isaac-Cartpole-v0"])
+def test_returned_episode_log_is_not_rewritten_by_later_steps(task):
+    """The ``extras["log"]`` a mask-reset step returns keeps its values when later steps reset other envs."""
+    env = _make_env(task, 4)
+    try:
+        env.cfg.episode_length_s = 3 * env.step_dt
+        env.reset(seed=0)
+        env.episode_length_buf[:] = torch.tensor([0, 1, 2, 0])
+        actions = torch.zeros((env.num_envs, env.action_space.shape[-1]))
+        held = []
+        for _ in range(7):
+            log = env.step(actions)[4]["log"]
+            held.append((log, {name: torch.as_tensor(value).clone() for name, value in log.items()}))
+        for step, (log, copy) in enumerate(held):
+            for name, value in copy.items():
+                assert torch.equal(torch.as_tensor(log[name]), value), f"step {step}: {name} was rewritten"
+        for name in held[0][1]:
+            addresses = [log[name].data_ptr() for log, _ in held]
+            assert len(set(addresses)) == len(addresses), f"{name}: steps returned the same tensor"
+    finally:
+        _close(env)
