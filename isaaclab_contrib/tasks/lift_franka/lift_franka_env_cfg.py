@@ -16,9 +16,13 @@ BEAM_CFG = DeformableObjectCfg(
         resolution=(2, 12, 2),
         material=DeformableMaterialCfg(youngs_modulus=2.0e5, poisson_ratio=0.3, density=1000.0, damping=1.0),
     ),
-    init_state=DeformableObjectCfg.InitialStateCfg(pos=(0.48, -0.15, 0.0)),
+    init_state=DeformableObjectCfg.InitialStateCfg(pos=(0.48, -0.15, 0.005)),
 )
-"""A 0.3 x 0.04 x 0.04 m beam (E 2e5 Pa, nu 0.3, 48 g) lying across the gripper's closing direction."""
+"""A 0.3 x 0.04 x 0.04 m beam (E 2e5 Pa, nu 0.3, 48 g) lying across the gripper's closing direction.
+
+Its bottom nodes start one particle radius (5 mm) above the ground, where they rest: at z = 0 they would start
+inside the ground's contact margin and be pushed out, launching the beam about 4 cm up after every reset.
+"""
 
 CLOTH_CFG = DeformableObjectCfg(
     prim_path="{ENV_REGEX_NS}/Object",
