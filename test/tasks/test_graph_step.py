@@ -91,20 +91,24 @@ def test_replayed_steps_do_not_synchronize(task):
     """Replayed steps (resets included) run under ``torch.cuda.set_sync_debug_mode("error")``."""
     env = _make_env(task, 16, device="cuda:0", episode_length_s=EPISODE_S)
     try:
-        env.reset(seed=0)
-        actions = torch.zeros((env.num_envs, env.action_space.shape[-1]), device=env.device)
-        for _ in range(3):
-            env.step(actions)
-        assert env._step_graph is not None
-        torch.cuda.set_sync_debug_mode("error")
-        try:
-            for _ in range(12):
-                env.step(actions)
-        finally:
-            torch.cuda.set_sync_debug_mode("default")
+        replay_under_sync_error(env, torch.zeros((env.num_envs, env.action_space.shape[-1]), device=env.device))
         assert int(env.episode_length_buf.max()) < 7, "time-outs must have reset the envs within the window"
     finally:
         _close(env)
+
+
+def replay_under_sync_error(env, actions: torch.Tensor, steps: int = 12) -> None:
+    """Reset, step until the step graph is recorded, then run ``steps`` replayed steps under sync debug "error"."""
+    env.reset(seed=0)
+    for _ in range(3):  # eager, recorded + replayed, replayed
+        env.step(actions)
+    assert env._step_graph is not None, env.step_graph_unavailable_reason()
+    torch.cuda.set_sync_debug_mode("error")
+    try:
+        for _ in range(steps):
+            env.step(actions)
+    finally:
+        torch.cuda.set_sync_debug_mode("default")
 
 
 def test_configuration_values_are_those_of_the_recording_until_discarded():

@@ -232,19 +232,11 @@ def test_replayed_lift_steps_match_eager_steps(task):
 @pytest.mark.parametrize("task", TASKS)
 def test_replayed_lift_steps_do_not_synchronize(task):
     """Replayed lift steps, time-out resets included, run under ``torch.cuda.set_sync_debug_mode("error")``."""
+    from .test_graph_step import replay_under_sync_error
+
     env = _make_cuda_env(task, 8, episode_steps=5)
     try:
-        env.reset(seed=0)
-        actions = torch.zeros((env.num_envs, env.cfg.action_space), device=env.device)
-        for _ in range(3):
-            env.step(actions)
-        assert env._step_graph is not None, env.step_graph_unavailable_reason()
-        torch.cuda.set_sync_debug_mode("error")
-        try:
-            for _ in range(12):
-                env.step(actions)
-        finally:
-            torch.cuda.set_sync_debug_mode("default")
+        replay_under_sync_error(env, torch.zeros((env.num_envs, env.cfg.action_space), device=env.device))
         assert int(env.episode_length_buf.max()) < 6, "time-outs must have reset the envs within the window"
     finally:
         _close_cuda_env(env)
