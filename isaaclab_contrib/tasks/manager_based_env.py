@@ -72,7 +72,10 @@ class ManagerMaskResetMixin(MaskResetMixin):
             if term_cfg.min_step_count_between_reset:
                 return f"reset event '{term_name}' sets min_step_count_between_reset"
             if mask_event_form(term_cfg.func) is None:
-                return f"reset event '{term_name}' ({term_cfg.func.__name__}) has no mask form in mask_events.py"
+                return (
+                    f"reset event '{term_name}' ({term_cfg.func.__name__}) has no mask form (set"
+                    f" {term_cfg.func.__name__}.mask_form, see mask_events.mask_event_form)"
+                )
         if self.reward_manager._class_term_cfgs or self.termination_manager._class_term_cfgs:
             return "a reward or termination term is a class (its reset takes env indices)"
         obs = self.observation_manager

@@ -6,7 +6,8 @@ writes with the asset's ``*_mask`` writers, so only the masked envs change and t
 sampled distribution is core's (uniform in the given ranges, clamped to the soft limits); the random stream is
 not (every env draws, not only the reset ones).
 
-:func:`mask_event_form` maps a core event function to its mask form, or ``None`` where there is none.
+:func:`mask_event_form` maps an event function to its mask form: the function's own ``mask_form`` attribute, or this
+module's form of a core event, or ``None`` where there is none.
 """
 
 from __future__ import annotations
@@ -120,5 +121,9 @@ _MASK_FORMS: MappingProxyType[Callable, Callable] = MappingProxyType(
 
 
 def mask_event_form(func: Callable) -> Callable | None:
-    """The mask form of the core event function ``func``, or ``None`` where this module has none."""
-    return _MASK_FORMS.get(func)
+    """The mask form of the event function ``func``, or ``None`` where there is none.
+
+    A function of your own declares its mask form as its ``mask_form`` attribute (``func.mask_form = func_mask``, a
+    function taking ``(env, env_mask, **params)`` with the same params); core's reset events have theirs here.
+    """
+    return getattr(func, "mask_form", None) or _MASK_FORMS.get(func)

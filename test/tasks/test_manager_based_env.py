@@ -96,3 +96,37 @@ def test_reset_event_without_mask_form_steps_through_core():
         assert calls == [4, 4], "core's path resets every env at each time-out, through the event"
     finally:
         _close(env)
+
+
+def test_reset_event_with_its_own_mask_form_resets_by_mask():
+    """An event function that declares ``mask_form`` keeps the mask path: steps call the form with the done mask."""
+    from isaaclab.managers import EventTermCfg
+
+    masks, index_calls = [], []
+
+    def nudge(env, env_ids, offset):
+        index_calls.append(env_ids)  # env.reset() resets every env through core's index path
+
+    def nudge_mask(env, env_mask, offset):
+        masks.append(env_mask.clone())
+
+    nudge.mask_form = nudge_mask
+    term = EventTermCfg(func=nudge, mode="reset", params={"offset": 0.1})
+    env = _make_env(TASK, 4, **{"events.nudge": term})
+    try:
+        assert env.mask_reset_unavailable_reason() is None
+        env.cfg.episode_length_s = 3 * env.step_dt
+        env.reset(seed=0)
+        env.episode_length_buf[:] = torch.tensor([0, 1, 2, 0])
+        masks.clear()
+        index_calls.clear()
+        for _ in range(3):
+            env.step(torch.zeros((4, 1)))
+        assert index_calls == [], "steps reset by mask only"
+        assert [mask.tolist() for mask in masks] == [  # 3-step episodes from lengths 0, 1, 2, 0
+            [False, False, True, False],
+            [False, True, False, False],
+            [True, False, False, True],
+        ]
+    finally:
+        _close(env)
