@@ -133,7 +133,24 @@ class GraphStepMixin(MaskResetMixin):
         return _with_log_copy((self.obs_buf, self.reward_buf, terminated, time_out, extras))
 
     def _copy_step_action(self, action: torch.Tensor) -> torch.Tensor:
-        """Copy ``action`` into the graph's persistent input buffer (made on the first step) and return that buffer."""
+        """Copy ``action`` into the graph's persistent input buffer (made on the first step) and return that buffer.
+
+        An action already written into the buffer (:meth:`_step_input_buffer`) is not copied again.
+        """
+        buffer = self._step_input_buffer(action)
+        if action is not buffer:
+            buffer.copy_(action)
+        return buffer
+
+    def _step_input_buffer(self, action: torch.Tensor) -> torch.Tensor:
+        """The persistent buffer the recorded step reads its action from (made on the first call, shaped as ``action``).
+
+        A wrapper that processes the action (:class:`.nonfinite.NonfiniteGuardMixin`) may write its result straight
+        into it.
+
+        Raises:
+            ValueError: If ``action`` has another shape than the first step's.
+        """
         if self._step_action is None:
             self._step_action = torch.zeros(action.shape, dtype=action.dtype, device=self.device)
         if action.shape != self._step_action.shape:
@@ -141,7 +158,6 @@ class GraphStepMixin(MaskResetMixin):
                 f"{type(self).__name__}.step() got actions of shape {tuple(action.shape)}; the steps so far took"
                 f" {tuple(self._step_action.shape)} (num_envs, action_dim), which the recorded step reads."
             )
-        self._step_action.copy_(action)
         return self._step_action
 
     def _record_step(self, key: tuple[bool, ...]) -> None:

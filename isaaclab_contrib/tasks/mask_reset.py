@@ -51,6 +51,7 @@ class MaskResetMixin:
         self._reset_graph: TorchWarpGraph | None = None
         self._reset_graph_key: tuple[bool, ...] | None = None
         self._reset_warm_key: tuple[bool, ...] | None = None
+        self._index_reset_actuators = _actuators_reset_by_index(self.scene)
 
     def mask_reset_unavailable_reason(self) -> str | None:
         """Why done envs reset through core's index path instead of by mask, or ``None`` when they reset by mask."""
@@ -65,6 +66,8 @@ class MaskResetMixin:
             return "noise models reset by env index"
         if isinstance(self, DirectRLEnv) and cfg.events and "reset" in self.event_manager.available_modes:
             return "reset events take env indices"
+        if self._index_reset_actuators is not None:
+            return self._index_reset_actuators
         return None
 
     def _mask_reset_supported(self) -> bool:
@@ -171,3 +174,12 @@ class MaskResetMixin:
     def _reset_masked_task(self, mask: torch.Tensor) -> None:
         """Reset the task's own buffers of the envs set in ``mask`` (eagerly, after the simulation state)."""
         raise NotImplementedError(f"{type(self).__name__} must implement _reset_masked_task(mask).")
+
+
+def _actuators_reset_by_index(scene) -> str | None:
+    """A sentence naming the first articulation with actuator groups that reset by env index only, or ``None``."""
+    for name, articulation in scene.articulations.items():
+        groups = articulation.actuator_groups_reset_by_index()
+        if groups:
+            return f"articulation '{name}' has actuator groups {groups} whose resets take env indices"
+    return None

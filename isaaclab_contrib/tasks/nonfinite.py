@@ -25,6 +25,7 @@ import torch
 import warp as wp
 
 from isaaclab_newton.physics import NewtonManager
+from isaaclab_newton.physics.recorded_launch import RecordedLaunches
 
 logger = logging.getLogger(__name__)
 
@@ -83,18 +84,26 @@ class NonfiniteGuardMixin:
         return obs, reward, terminated, truncated, extras
 
     def _finite_action(self, action: torch.Tensor) -> torch.Tensor:
+        """``action`` with NaN/inf entries replaced by 0, counted on the device, in one kernel.
+
+        Where the env takes its step input in a persistent buffer (:class:`.graph_step.GraphStepMixin`), the
+        finite action is written straight into it; elsewhere into a new tensor, as the action the env was given.
+        """
         if not isinstance(action, torch.Tensor):
             raise TypeError(f"{type(self).__name__}.step() expects the action as a torch.Tensor, got {type(action)}.")
         action = action.to(self.device)
-        if not action.is_floating_point():
-            raise TypeError(f"{type(self).__name__}.step() expects a floating-point action tensor, got {action.dtype}.")
+        if action.dtype not in _FLOAT_DTYPES:
+            raise TypeError(
+                f"{type(self).__name__}.step() expects a floating-point action tensor (float16, float32 or"
+                f" float64), got {action.dtype}."
+            )
         counter = getattr(self, "_nonfinite_actions", None)
         if counter is None:
             counter = self._nonfinite_actions = _NonfiniteActionCounter(self.device)
-        # one kernel replaces NaN/inf by 0; the entries it changed are exactly the non-finite ones (torch.isfinite is
-        # several kernels on CPU)
-        finite = torch.nan_to_num(action, nan=0.0, posinf=0.0, neginf=0.0)
-        landed = counter.add(finite != action, interval=_log_interval(self))
+        step_input = getattr(super(), "_step_input_buffer", None)
+        finite = step_input(action) if step_input is not None else torch.empty_like(action)
+        counter.replace_nonfinite(action.to(finite.dtype), finite)
+        landed = counter.note_step(interval=_log_interval(self))
         if landed is not None and landed[0]:
             logger.warning(
                 "[%s] %d non-finite action entries (NaN/inf) in the last %d env steps were replaced by 0; check the"
@@ -103,6 +112,22 @@ class NonfiniteGuardMixin:
                 *landed,
             )
         return finite
+
+
+_FLOAT_DTYPES = {torch.float16: wp.float16, torch.float32: wp.float32, torch.float64: wp.float64}
+
+
+@wp.kernel(enable_backward=False)
+def _replace_nonfinite_kernel(
+    action: wp.array(dtype=Any), finite: wp.array(dtype=Any), count: wp.array(dtype=wp.int32)
+):
+    i = wp.tid()
+    value = action[i]
+    if wp.isfinite(value):
+        finite[i] = value
+    else:
+        finite[i] = type(value)(0.0)
+        wp.atomic_add(count, 0, 1)
 
 
 class _NonfiniteActionCounter:
@@ -114,27 +139,46 @@ class _NonfiniteActionCounter:
 
     def __init__(self, device: str):
         self._cuda = torch.device(device).type == "cuda"
-        self._count = torch.zeros((), dtype=torch.int64, device=device)
-        self._host = torch.zeros((), dtype=torch.int64, pin_memory=self._cuda)
+        self._count = torch.zeros(1, dtype=torch.int32, device=device)
+        self._count_wp = wp.from_torch(self._count, dtype=wp.int32)
+        self._host = torch.zeros(1, dtype=torch.int32, pin_memory=self._cuda)
+        self._launches = RecordedLaunches(device, cpu_graphs=NewtonManager.cpu_graphs_enabled())
+        self._views: dict[int, tuple[torch.Tensor, wp.array]] = {}
         self._landed: torch.cuda.Event | None = None
         self._steps = 0
         self._copied_steps = 0
 
-    def add(self, bad: torch.Tensor, *, interval: int) -> tuple[int, int] | None:
-        """Count ``bad``'s set entries; return ``(count, steps)`` of a copy that reached the host, else ``None``."""
-        self._count += bad.sum()
+    def replace_nonfinite(self, action: torch.Tensor, finite: torch.Tensor) -> None:
+        """Write ``action`` into ``finite`` (same shape and dtype) with NaN/inf entries 0, and count those entries."""
+        source = self._flat_view(action.contiguous(), 0)
+        target = self._flat_view(finite, 1)
+        fresh = tuple(i for i, t in ((0, source), (1, target)) if t[0] is None)
+        args = (source[1], target[1], self._count_wp)
+        self._launches.launch(_replace_nonfinite_kernel, (action.numel(),), args, fresh=fresh)
+
+    def _flat_view(self, tensor: torch.Tensor, slot: int) -> tuple[torch.Tensor | None, wp.array]:
+        """A flat Warp view of ``tensor``, kept while the same tensor comes back (the persistent step input)."""
+        cached = self._views.get(slot)
+        if cached is not None and cached[0] is tensor:
+            return cached
+        view = wp.from_torch(tensor.reshape(-1), dtype=_FLOAT_DTYPES[tensor.dtype])
+        self._views[slot] = (tensor, view)
+        return None, view
+
+    def note_step(self, *, interval: int) -> tuple[int, int] | None:
+        """Count one step; return ``(count, steps)`` of a copy that reached the host, else ``None``."""
         self._steps += 1
         landed = None
         if self._landed is not None and self._landed.query():
             self._landed = None
-            landed = (int(self._host), self._copied_steps)
+            landed = (int(self._host[0]), self._copied_steps)
         if self._steps < interval or self._landed is not None:
             return landed
         self._copied_steps, self._steps = self._steps, 0
         self._host.copy_(self._count, non_blocking=self._cuda)
         self._count.zero_()
         if not self._cuda:
-            return int(self._host), self._copied_steps
+            return int(self._host[0]), self._copied_steps
         self._landed = torch.cuda.Event()
         self._landed.record()
         return landed

@@ -188,7 +188,28 @@ class NewtonBodyDataMixin:
         return cached[1]
 
     def _add_gather(self, name: str, shape: tuple, dtype, attr: str, rows: torch.Tensor) -> None:
-        """A lazy buffer holding ``State.<attr>`` at ``rows``, gathered straight into it (one index_select)."""
+        """A lazy buffer holding ``State.<attr>`` at ``rows``: a strided view of the state where the rows allow.
+
+        Where ``rows`` (num_instances, k) is an affine grid (``rows[i, j] = rows[0, 0] + i * s_i + j * s_j``, one
+        asset laid out the same way in every world), the buffer is a zero-copy strided view of the manager's state
+        array: nothing runs on a read. Otherwise it is a persistent buffer gathered on a stale read (one
+        ``index_select``). The manager keeps ``State`` objects and their arrays for the model's lifetime (substeps
+        swap an even number of times or copy back), so a view stays current.
+        """
+        source = getattr(NewtonManager.get_state_0(), attr)
+        strides = _affine_strides(rows)
+        if strides is not None:
+            array = _strided_view(source, int(rows.reshape(-1)[0]), shape, strides)
+
+            def check() -> None:
+                if getattr(NewtonManager.get_state_0(), attr) is not source:
+                    raise RuntimeError(
+                        f"State.{attr} was replaced after {type(self).__name__} bound its view of it; the Newton"
+                        " manager keeps its State arrays while the model lives (rebuild the asset for a new model)."
+                    )
+
+            self._lazy[name] = (TimestampedBuffer(data=ProxyArray(array), timestamp=-1), check, wp.to_torch(array))
+            return
         index = rows.reshape(-1).contiguous()
 
         def compute() -> None:
@@ -348,6 +369,38 @@ class NewtonBodyDataMixin:
     def body_com_quat_b(self) -> ProxyArray:
         """Orientation of the CoM frames in the body frames: identity (Newton's inertia is body-aligned)."""
         return self._static["body_com_quat_b"]
+
+
+def _affine_strides(rows: torch.Tensor) -> tuple[int, int] | None:
+    """Strides ``(s_i, s_j)`` with ``rows[i, j] == rows[0, 0] + i * s_i + j * s_j`` for every entry, else ``None``.
+
+    Strides are non-negative (a view of the state array); a single row or column takes the other axis' stride as
+    its own, so shapes ``(N, 1)`` and ``(1, K)`` are views too.
+    """
+    if rows.dim() != 2 or rows.numel() == 0:
+        return None
+    grid = rows.detach().to("cpu", torch.int64)
+    n, k = grid.shape
+    s_i = int(grid[1, 0] - grid[0, 0]) if n > 1 else k
+    s_j = int(grid[0, 1] - grid[0, 0]) if k > 1 else 1
+    if s_i < 0 or s_j < 0:
+        return None
+    expected = grid[0, 0] + torch.arange(n)[:, None] * s_i + torch.arange(k)[None, :] * s_j
+    return (s_i, s_j) if torch.equal(grid, expected) else None
+
+
+def _strided_view(source: wp.array, first: int, shape: tuple, strides: tuple[int, int]) -> wp.array:
+    """A 2-D view of the 1-D array ``source`` starting at element ``first`` with element strides ``strides``."""
+    item = wp.types.type_size_in_bytes(source.dtype)
+    view = wp.array(
+        ptr=source.ptr + first * item,
+        dtype=source.dtype,
+        shape=shape,
+        strides=(strides[0] * item, strides[1] * item),
+        device=source.device,
+    )
+    view._ref = source  # the view owns no memory: keep the state array alive with it
+    return view
 
 
 def _install_properties() -> None:

@@ -14,7 +14,7 @@ from isaaclab.utils.wrench_composer import WrenchComposer
 from ..physics import NewtonManager
 from .articulation.binding import ArticulationBinding, torch_view
 from .index_cache import IndexResolver
-from .state_writes import EntryTable, RootJoints, clear_rows, write_root_pose, write_root_twist
+from .state_writes import EntryTable, FkMarks, RootJoints, clear_rows, write_root_pose, write_root_twist
 from .write_checks import check_selection_size, checked_tensor
 
 Ids = Sequence[int] | torch.Tensor | wp.array | slice | None
@@ -43,6 +43,7 @@ class NewtonAssetBase:
         model_device = str(NewtonManager.get_model().device)
         self._articulations_t = torch.as_tensor(bind.articulation_ids, dtype=torch.int32, device=model_device)
         self._articulations_wp = wp.from_torch(self._articulations_t, dtype=wp.int32)
+        self._fk_marks_cache: FkMarks | None = None
         self._worlds_t = bind.world_ids.to(device=model_device, dtype=torch.int32).contiguous()
         self._worlds_wp = wp.from_torch(self._worlds_t, dtype=wp.int32)
         self._permanent_wrench_composer = CheckedWrenchComposer(self)
@@ -165,6 +166,14 @@ class NewtonAssetBase:
             return
         keep = mask.reshape(*mask.shape, *([1] * (index.dim() + target.dim() - 1 - mask.dim())))
         target[index] = torch.where(keep, value, target[index])
+
+    def _fk_marks(self) -> FkMarks | None:
+        """Where this asset's write kernels queue the FK of the rows they write (``None`` without a model)."""
+        mask = NewtonManager.queued_fk_mask()
+        cached = self._fk_marks_cache
+        if cached is None or cached.mask is not mask:
+            cached = self._fk_marks_cache = None if mask is None else FkMarks(self._articulations_wp, mask)
+        return cached
 
     def _queue_fk(self, rows: torch.Tensor, mask: torch.Tensor | None) -> None:
         """Record a state write of ``rows``: cached reads go stale, masked FK is queued for their articulations."""
@@ -380,12 +389,13 @@ class NewtonAssetMixin(NewtonAssetBase):
             joint_X_c=model.joint_X_c,
             joint_X_p=model.joint_X_p,
             joint_q=NewtonManager.get_state_0().joint_q,
+            fk=self._fk_marks(),
         )
         if bind.is_fixed_base:
             solver = NewtonManager.get_solver()
             if solver is not None:
                 solver.notify_model_changed(newton.ModelFlags.JOINT_PROPERTIES)
-        self._queue_fk(rows, mask)
+        NewtonManager.note_state_write(fk_queued=True)
 
     def _write_root_com_velocity(self, vel: torch.Tensor, rows: torch.Tensor, mask: torch.Tensor | None) -> None:
         if self._binding.is_fixed_base:
@@ -397,8 +407,9 @@ class NewtonAssetMixin(NewtonAssetBase):
             mask,
             joint_X_p=NewtonManager.get_model().joint_X_p,
             joint_qd=NewtonManager.get_state_0().joint_qd,
+            fk=self._fk_marks(),
         )
-        self._queue_fk(rows, mask)
+        NewtonManager.note_state_write(fk_queued=True)
 
 
 class CheckedWrenchComposer(WrenchComposer):

@@ -1,7 +1,8 @@
 """State writes of rigid-body assets (root pose, root twist, joint values) as one Warp kernel each.
 
 Each write takes an index selection (env rows, and joint columns for joint values) or a mask selection (a bool
-per env, and optionally per joint, over full-sized values) and touches only the selected entries.
+per env, and optionally per joint, over full-sized values) and touches only the selected entries. Given
+:class:`FkMarks`, the same kernel queues the masked FK of the rows it wrote (no separate marking launch).
 
 A root pose ``T_w`` (world frame, body frame origin) becomes the root joint's state: a fixed root joint gets the
 parent frame ``X_p = T_w * X_c`` (the model changes), a free root joint gets the coordinates
@@ -48,6 +49,28 @@ class RootJoints:
         return RootJoints(as_wp(root_joint), as_wp(root_coord), as_wp(root_dof), as_wp(rows), no_mask)
 
 
+@dataclass(frozen=True)
+class FkMarks:
+    """Where a write kernel queues the masked FK of the rows it writes (see :meth:`NewtonManager.queued_fk_mask`).
+
+    Attributes:
+        articulations: Model articulation index of each env row of the asset, int32 (num_envs,).
+        mask: The manager's queued-FK mask over model articulations (bool); the kernel sets the written rows'.
+    """
+
+    articulations: wp.array
+    mask: wp.array
+
+
+@wp.func
+def _mark_fk(articulations: wp.array(dtype=wp.int32), fk_mask: wp.array(dtype=wp.bool), use_fk: int, row: int):
+    if use_fk != 0:
+        a = articulations[row]
+        if a < 0:  # as the manager's marks: -1 is the mask's last entry
+            a = fk_mask.shape[0] - 1
+        fk_mask[a] = True
+
+
 @wp.kernel
 def _write_root_pose(
     pose: wp.array2d(dtype=wp.float32),
@@ -60,12 +83,16 @@ def _write_root_pose(
     joint_X_c: wp.array(dtype=wp.transformf),
     joint_X_p: wp.array(dtype=wp.transformf),
     joint_q: wp.array(dtype=wp.float32),
+    fk_articulations: wp.array(dtype=wp.int32),
+    fk_mask: wp.array(dtype=wp.bool),
+    use_fk: int,
 ):
     i = wp.tid()
     if use_mask != 0:  # noqa: SIM102 - Warp does not short-circuit: mask may be the one-entry placeholder
         if not mask[i]:
             return
     row = rows[i]
+    _mark_fk(fk_articulations, fk_mask, use_fk, row)
     j = root_joint[row]
     body = wp.transformf(
         wp.vec3f(pose[i, 0], pose[i, 1], pose[i, 2]), wp.quatf(pose[i, 3], pose[i, 4], pose[i, 5], pose[i, 6])
@@ -94,12 +121,16 @@ def _write_root_twist(
     root_dof: wp.array(dtype=wp.int32),
     joint_X_p: wp.array(dtype=wp.transformf),
     joint_qd: wp.array(dtype=wp.float32),
+    fk_articulations: wp.array(dtype=wp.int32),
+    fk_mask: wp.array(dtype=wp.bool),
+    use_fk: int,
 ):
     i = wp.tid()
     if use_mask != 0:  # noqa: SIM102 - Warp does not short-circuit: mask may be the one-entry placeholder
         if not mask[i]:
             return
     row = rows[i]
+    _mark_fk(fk_articulations, fk_mask, use_fk, row)
     parent = wp.transform_get_rotation(joint_X_p[root_joint[row]])
     lin = wp.quat_rotate_inv(parent, wp.vec3f(twist[i, 0], twist[i, 1], twist[i, 2]))
     ang = wp.quat_rotate_inv(parent, wp.vec3f(twist[i, 3], twist[i, 4], twist[i, 5]))
@@ -120,6 +151,9 @@ def _write_joint_values(
     use_row_mask: int,
     use_col_mask: int,
     target: wp.array(dtype=wp.float32),
+    fk_articulations: wp.array(dtype=wp.int32),
+    fk_mask: wp.array(dtype=wp.bool),
+    use_fk: int,
 ):
     i, j = wp.tid()
     if use_row_mask != 0:  # noqa: SIM102 - Warp does not short-circuit: the mask may be the one-entry placeholder
@@ -129,6 +163,7 @@ def _write_joint_values(
         if not col_mask[j]:
             return
     target[indices[rows[i], cols[j]]] = value[i, j]
+    _mark_fk(fk_articulations, fk_mask, use_fk, rows[i])  # every written joint of a row sets the same entry
 
 
 @dataclass(frozen=True)
@@ -171,8 +206,9 @@ def write_joint_values(
     cols: torch.Tensor | None = None,
     row_mask: torch.Tensor | None = None,
     col_mask: torch.Tensor | None = None,
+    fk: FkMarks | None = None,
 ) -> None:
-    """``target[table.indices[rows, cols]] = value`` for the selected envs and joints.
+    """``target[table.indices[rows, cols]] = value`` for the selected envs and joints, FK queued for their rows.
 
     Args:
         table: The asset's entry table for ``target``.
@@ -182,6 +218,7 @@ def write_joint_values(
         cols: Joint columns of an index write (``None``: all joints).
         row_mask: Bool per env of a mask write (``None``: every row written).
         col_mask: Bool per joint of a mask write (``None``: every joint written).
+        fk: Where to queue the FK of the written rows (``None``: nothing queued).
     """
 
     (rmask, use_rmask), (cmask, use_cmask) = _mask(row_mask, table.no_mask), _mask(col_mask, table.no_mask)
@@ -198,6 +235,7 @@ def write_joint_values(
             use_rmask,
             use_cmask,
             target,
+            *_fk_args(fk, table.all_rows, table.no_mask),
         ],
         device=target.device,
     )
@@ -237,6 +275,13 @@ def clear_rows(table: EntryTable, target: wp.array, *, rows: torch.Tensor | None
     )
 
 
+def _fk_args(fk: FkMarks | None, placeholder_ids: wp.array, placeholder_mask: wp.array) -> list:
+    """The FK-marking arguments of a write kernel: ``fk``'s arrays and 1, or unread placeholders and 0."""
+    if fk is None:
+        return [placeholder_ids, placeholder_mask, 0]
+    return [fk.articulations, fk.mask, 1]
+
+
 def _index(ids: torch.Tensor | None, every: wp.array) -> wp.array:
     """An index selection as int32 Warp array (``every``, the whole axis, for ``None``)."""
     return every if ids is None else wp.from_torch(ids.to(torch.int32).contiguous(), dtype=wp.int32)
@@ -265,6 +310,7 @@ def write_root_pose(
     joint_X_c: wp.array,
     joint_X_p: wp.array,
     joint_q: wp.array,
+    fk: FkMarks | None = None,
 ) -> None:
     """Write root poses ``pose`` (len(rows), 7) of the env ``rows`` (where ``mask``, over all rows, when given).
 
@@ -277,6 +323,7 @@ def write_root_pose(
         joint_X_c: The model's joint child frames.
         joint_X_p: The model's joint parent frames.
         joint_q: The state's joint coordinates.
+        fk: Where to queue the FK of the written rows (``None``: nothing queued).
     """
     sel_rows, sel_mask, use_mask = _selection(roots, rows, mask)
     wp.launch(
@@ -293,6 +340,7 @@ def write_root_pose(
             joint_X_c,
             joint_X_p,
             joint_q,
+            *_fk_args(fk, roots.all_rows, roots.no_mask),
         ],
         device=joint_X_p.device,
     )
@@ -306,6 +354,7 @@ def write_root_twist(
     *,
     joint_X_p: wp.array,
     joint_qd: wp.array,
+    fk: FkMarks | None = None,
 ) -> None:
     """Write free-root twists ``twist`` (len(rows), 6): world-frame CoM linear [m/s] and angular [rad/s] velocity.
 
@@ -316,6 +365,7 @@ def write_root_twist(
         mask: Bool selection over all rows for a mask write, else ``None``.
         joint_X_p: The model's joint parent frames (the free joint's velocities are in its parent frame).
         joint_qd: The state's joint velocities.
+        fk: Where to queue the FK of the written rows (``None``: nothing queued).
     """
     sel_rows, sel_mask, use_mask = _selection(roots, rows, mask)
     wp.launch(
@@ -330,6 +380,7 @@ def write_root_twist(
             roots.dof,
             joint_X_p,
             joint_qd,
+            *_fk_args(fk, roots.all_rows, roots.no_mask),
         ],
         device=joint_X_p.device,
     )

@@ -385,7 +385,9 @@ class NewtonManager(PhysicsManager):
             cls._reset_solver_internals()
 
     @classmethod
-    def note_state_write(cls, articulations: wp.array | None = None, *, select: wp.array | None = None) -> None:
+    def note_state_write(
+        cls, articulations: wp.array | None = None, *, select: wp.array | None = None, fk_queued: bool = False
+    ) -> None:
         """Record a write to the simulation state: cached reads become stale, FK is queued for ``articulations``.
 
         Args:
@@ -393,10 +395,27 @@ class NewtonManager(PhysicsManager):
                 state is re-derived by masked FK before the next step or body read); ``None`` for writes that need
                 no FK (e.g. body velocities of a fixed base, model properties).
             select: Optional boolean mask over ``articulations``: only selected entries are queued.
+            fk_queued: The write's own kernel set entries of :meth:`queued_fk_mask` (FK runs for them).
         """
         NewtonManager._state_stamp += 1
-        if articulations is not None and NewtonManager._pending_fk is not None:
-            NewtonManager._pending_fk.mark(articulations, select)
+        pending = NewtonManager._pending_fk
+        if pending is None:
+            return
+        if articulations is not None:
+            pending.mark(articulations, select)
+        if fk_queued:
+            pending.note_marked()
+
+    @classmethod
+    def queued_fk_mask(cls) -> wp.array | None:
+        """The bool mask over model articulations whose masked FK is queued (``None`` before the model exists).
+
+        A write kernel may set the entries of the articulations it wrote instead of a separate marking launch; it
+        must be followed by ``note_state_write(fk_queued=True)``. An entry of ``-1`` marks the last articulation,
+        as :meth:`note_state_write` does.
+        """
+        pending = NewtonManager._pending_fk
+        return None if pending is None else pending.mask
 
     @classmethod
     def get_state_stamp(cls) -> int:

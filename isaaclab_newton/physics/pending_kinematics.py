@@ -78,6 +78,10 @@ class PendingKinematics:
         mark(self.mask, articulations, select)
         self.pending = True
 
+    def note_marked(self) -> None:
+        """Entries of :attr:`mask` were set by a caller's kernel: run FK at the next :meth:`apply`."""
+        self.pending = True
+
     def mark_worlds(self, world_mask: wp.array) -> None:
         """Queue FK for every articulation of the worlds set in ``world_mask`` (shape world_count + 1)."""
         if self._model.articulation_count == 0:

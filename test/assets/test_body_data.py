@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 import torch
+import warp as wp
 
 NUM_ENVS = 4
 
@@ -202,3 +203,45 @@ def test_root_buffers_match_torch_from_body_state(cartpoles_and_cubes):
     assert float(w.norm(dim=-1).min()) > 1.0, "the cube must be spinning for the test to mean something"
     for name, value in expected.items():
         torch.testing.assert_close(getattr(data, name).torch, value, rtol=1e-5, atol=1e-6, msg=name)
+
+
+def test_joint_and_body_state_reads_are_views_of_the_newton_state(cartpoles_and_cubes):
+    """joint_pos, joint_vel and body_link_pose_w share the state's memory and equal it at the binding's rows."""
+    from isaaclab_newton.assets.articulation.binding import torch_view
+    from isaaclab_newton.physics import NewtonManager
+
+    sim, scene = cartpoles_and_cubes
+    robot = scene["robot"]
+    bind, data = robot._binding, robot.data
+    _step(sim, scene, 2)
+    state = NewtonManager.get_state_0()
+    for name, attr, rows in (
+        ("joint_pos", "joint_q", bind.coord_indices),
+        ("joint_vel", "joint_qd", bind.dof_indices),
+        ("body_link_pose_w", "body_q", bind.body_indices),
+    ):
+        source = torch_view(getattr(state, attr))
+        read = getattr(data, name).torch
+        assert read.untyped_storage().data_ptr() == source.untyped_storage().data_ptr(), name
+        torch.testing.assert_close(read, source[rows], rtol=0, atol=0)
+
+
+def test_rows_without_a_uniform_layout_are_gathered(cartpoles_and_cubes):
+    """Rows that are no affine grid (columns swapped in one env) read as a gathered copy of the state."""
+    from isaaclab_newton.assets.articulation.binding import torch_view
+    from isaaclab_newton.assets.body_data import _affine_strides
+    from isaaclab_newton.physics import NewtonManager
+
+    sim, scene = cartpoles_and_cubes
+    robot = scene["robot"]
+    rows = robot._binding.coord_indices.clone()
+    assert _affine_strides(rows) is not None
+    rows[1] = rows[1].flip(0)
+    assert _affine_strides(rows) is None
+    data = robot.data
+    data._add_gather("test_swapped_joint_pos", tuple(rows.shape), wp.float32, "joint_q", rows)
+    _step(sim, scene, 1)
+    read = data._read("test_swapped_joint_pos").torch
+    source = torch_view(NewtonManager.get_state_0().joint_q)
+    assert read.untyped_storage().data_ptr() != source.untyped_storage().data_ptr()
+    torch.testing.assert_close(read, source[rows], rtol=0, atol=0)

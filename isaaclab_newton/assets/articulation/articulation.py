@@ -20,6 +20,7 @@ from ..newton_asset import Ids, NewtonAssetMixin
 from ..state_writes import EntryTable, write_joint_values
 from ..unsupported import mark_unsupported
 from .actuator_control import NewtonActuatorCollection, NewtonArticulationActuatorControl
+from .actuator_resets import index_only_groups, reset_groups_by_mask
 from .articulation_data import ArticulationData
 from .binding import ArticulationBinding, torch_view
 
@@ -143,18 +144,13 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         rows, mask = self._rows(env_ids, env_mask)
         if mask is None:
             self.actuators.reset(rows)
-        elif self._stateful_actuators():
-            # Explicit actuator models with per-env state (delays, networks) are reset by index in core.
-            self.actuators.reset(torch.nonzero(mask).reshape(-1))
+        else:
+            reset_groups_by_mask(self.actuators, mask)
         self._reset_worlds(rows, mask)
 
-    def _stateful_actuators(self) -> bool:
-        """Whether any actuator group keeps per-env state that a reset must clear."""
-        from isaaclab.actuators import ActuatorBase, IdealPDActuator, ImplicitActuator
-
-        stateless = (ImplicitActuator.reset, IdealPDActuator.reset)
-        groups = self.actuators._groups.values()
-        return any(isinstance(g, ActuatorBase) and type(g).reset not in stateless for g in groups)
+    def actuator_groups_reset_by_index(self) -> list[str]:
+        """Actuator groups whose per-env state resets by env index only: a reset by mask reads the mask on the host."""
+        return index_only_groups(self.actuators)
 
     def write_data_to_sim(self) -> None:
         """Run the actuator models, submit their commands into ``Control`` and apply the composed wrenches."""
@@ -294,6 +290,7 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         table = self._joint_tables.get(id(indices))
         if table is None:
             table = self._joint_tables[id(indices)] = EntryTable.from_indices(indices)
+        fk = self._fk_marks()
         if env_mask is None and joint_mask is None:
             rows = self._index_tensor(env_ids, self._all_envs)
             cols = self._index_tensor(joint_ids, self._all_joints)
@@ -304,14 +301,14 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
                 array,
                 rows=None if rows is self._all_envs else rows,
                 cols=None if cols is self._all_joints else cols,
+                fk=fk,
             )
-            self._queue_fk(rows, None)
-            return
-        row_mask = None if env_mask is None else self._rows(None, env_mask)[1]
-        col_mask = None if joint_mask is None else self._bool_tensor(joint_mask)
-        value = self._joint_value(value, self._all_envs, self._all_joints, name, where)
-        write_joint_values(table, value, array, row_mask=row_mask, col_mask=col_mask)
-        self._queue_fk(self._all_envs, row_mask)
+        else:
+            row_mask = None if env_mask is None else self._rows(None, env_mask)[1]
+            col_mask = None if joint_mask is None else self._bool_tensor(joint_mask)
+            value = self._joint_value(value, self._all_envs, self._all_joints, name, where)
+            write_joint_values(table, value, array, row_mask=row_mask, col_mask=col_mask, fk=fk)
+        NewtonManager.note_state_write(fk_queued=True)
 
     def write_joint_position_to_sim_index(
         self, *, position, joint_ids: Ids = None, env_ids: Ids = None, skip_forward: bool = False
