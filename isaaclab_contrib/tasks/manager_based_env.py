@@ -25,10 +25,10 @@ import torch
 from isaaclab.envs import ManagerBasedRLEnv
 from isaaclab.envs.mdp.actions.joint_actions import JointAction
 from isaaclab.managers import ActionTerm
-from isaaclab.utils.array import index_fill_
 
+from .episode_log import MaskedEpisodeLog
 from .graph_step import GraphStepMixin
-from .mask_events import mask_event_form
+from .mask_events import mask_event_form, run_reset_events_mask
 from .mask_reset import MaskResetMixin
 from .nonfinite import NonfiniteGuardMixin
 
@@ -45,7 +45,7 @@ class ManagerMaskResetMixin(MaskResetMixin):
     def __init__(self, cfg, render_mode: str | None = None, **kwargs):
         super().__init__(cfg, render_mode, **kwargs)
         self._manager_mask_reason: tuple[str | None] | None = None
-        self._mask_log: dict[str, tuple[torch.Tensor, dict[str, torch.Tensor]]] = {}
+        self._episode_log: MaskedEpisodeLog | None = None
 
     def mask_reset_unavailable_reason(self) -> str | None:
         """Why steps reset through core's index path instead of by mask, or ``None`` when they reset by mask."""
@@ -128,38 +128,22 @@ class ManagerMaskResetMixin(MaskResetMixin):
         return self.obs_buf, self.reward_buf, self.reset_terminated, self.reset_time_outs, self.extras
 
     def _write_masked_sim_state(self, mask: torch.Tensor) -> None:
-        """The reset events, each in its mask form, in the order core applies them."""
-        events = self.event_manager
-        for term_cfg in events._mode_term_cfgs.get("reset", []):
-            mask_event_form(term_cfg.func)(self, mask, **term_cfg.params)
+        """The reset events in their mask forms, in the order core applies them (joint resets grouped)."""
+        run_reset_events_mask(self, mask, self.event_manager._mode_term_cfgs.get("reset", []))
 
     def _reset_masked_task(self, mask: torch.Tensor) -> None:
         """Action and observation managers reset by mask; episode sums logged and cleared for the masked envs."""
         self.observation_manager.reset(mask)
         self.action_manager.reset(mask)
-        selected = mask.float()
-        count = selected.sum()
-        some = count > 0
-        rewards = self.reward_manager
-        sums = rewards._episode_sum_buf
-        episode_reward = torch.mv(sums.t(), selected).div_(count.clamp(min=1.0).mul_(self.max_episode_length_s))
-        self._log_masked("Episode_Reward/", rewards._term_names, episode_reward, some)
-        index_fill_(sums, mask, 0.0)
-        terminations = self.termination_manager
-        done_share = terminations._last_episode_dones.float().mean(dim=0)
-        self._log_masked("Episode_Termination/", terminations._term_names, done_share, some)
-
-    def _log_masked(self, prefix: str, names: list[str], values: torch.Tensor, some: torch.Tensor) -> None:
-        """Put ``values`` (one per term) in ``extras["log"]`` where ``some`` env reset, else keep the last values."""
-        entry = self._mask_log.get(prefix)
-        if entry is None:
-            buf = torch.zeros_like(values)
-            entry = self._mask_log[prefix] = (buf, {prefix + name: buf[i] for i, name in enumerate(names)})
-        buf, views = entry
-        torch.where(some, values, buf, out=buf)
-        log = self.extras.setdefault("log", {})
-        if names and log.get(prefix + names[0]) is not views[prefix + names[0]]:
-            log.update(views)  # core's index reset (``env.reset()``) put a new log dict in place
+        rewards, terminations = self.reward_manager, self.termination_manager
+        log = self._episode_log
+        if log is None:
+            log = self._episode_log = MaskedEpisodeLog(rewards._term_names, terminations._term_names, self.device)
+        log.update(mask, rewards._episode_sum_buf, terminations._last_episode_dones, self.max_episode_length_s)
+        extras_log = self.extras.setdefault("log", {})
+        first = next(iter(log.views), None)
+        if first is not None and extras_log.get(first) is not log.views[first]:
+            extras_log.update(log.views)  # core's index reset (``env.reset()``) put a new log dict in place
 
 
 class ManagerBasedRLEnvOnNewton(NonfiniteGuardMixin, GraphStepMixin, ManagerMaskResetMixin, ManagerBasedRLEnv):
