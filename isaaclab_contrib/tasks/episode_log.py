@@ -29,9 +29,9 @@ class MaskedEpisodeLog:
     def __init__(self, reward_names: list[str], termination_names: list[str], device: str):
         names = [f"Episode_Reward/{name}" for name in reward_names]
         names += [f"Episode_Termination/{name}" for name in termination_names]
+        self._device = wp.get_device(str(device))
         self._values = torch.zeros(len(names), dtype=torch.float32, device=device)
         self._values_wp = wp.from_torch(self._values, dtype=wp.float32)
-        self._device = wp.get_device(str(device))
         self.views: dict[str, torch.Tensor] = {name: self._values[i] for i, name in enumerate(names)}
         """Log entries (name to 0-d view of the values), to put in ``extras["log"]``."""
         self._inputs: tuple[tuple[torch.Tensor, ...], list[wp.array]] | None = None

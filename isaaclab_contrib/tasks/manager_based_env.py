@@ -4,8 +4,9 @@ Core's :meth:`~isaaclab.envs.ManagerBasedRLEnv.step` turns the done flags into e
 sync on CUDA) and resets those envs through the managers. :class:`ManagerMaskResetMixin` runs the same step with
 the done flags kept as a bool mask: the scene's assets and sensors reset by mask, each reset event runs in its mask
 form (:mod:`.mask_events`), the action and observation managers reset by mask (core's own terms accept one), and
-the reward and termination managers' episode logs are computed on the device for the masked envs. Nothing is read
-on the host, so :class:`ManagerBasedRLEnvOnNewton` can record the whole step with :class:`.graph_step.GraphStepMixin`.
+the reward and termination managers' episode logs are computed on the device for the masked envs
+(:mod:`.episode_log`). Nothing is read on the host, so :class:`ManagerBasedRLEnvOnNewton` can record the whole step
+with :class:`.graph_step.GraphStepMixin`.
 
 Where a configuration holds something the mask path cannot serve, the env runs core's step unchanged and
 :meth:`ManagerMaskResetMixin.mask_reset_unavailable_reason` says why: curriculum, command or recorder terms,
