@@ -4,8 +4,9 @@ Core's :meth:`~isaaclab.envs.ManagerBasedRLEnv.step` turns the done flags into e
 sync on CUDA) and resets those envs through the managers. :class:`ManagerMaskResetMixin` runs the same step with
 the done flags kept as a bool mask: the scene's assets and sensors reset by mask, each reset event runs in its mask
 form (:mod:`.mask_events`), the action and observation managers reset by mask (core's own terms accept one), and
-the reward and termination managers' episode logs are computed on the device for the masked envs. Nothing is read
-on the host, so :class:`ManagerBasedRLEnvOnNewton` can record the whole step with :class:`.graph_step.GraphStepMixin`.
+the reward and termination managers' episode logs are computed on the device for the masked envs
+(:mod:`.episode_log`). Nothing is read on the host, so :class:`ManagerBasedRLEnvOnNewton` can record the whole step
+with :class:`.graph_step.GraphStepMixin`.
 
 Where a configuration holds something the mask path cannot serve, the env runs core's step unchanged and
 :meth:`ManagerMaskResetMixin.mask_reset_unavailable_reason` says why: curriculum, command or recorder terms,
@@ -25,10 +26,10 @@ import torch
 from isaaclab.envs import ManagerBasedRLEnv
 from isaaclab.envs.mdp.actions.joint_actions import JointAction
 from isaaclab.managers import ActionTerm
-from isaaclab.utils.array import index_fill_
 
+from .episode_log import MaskedEpisodeLog
 from .graph_step import GraphStepMixin
-from .mask_events import mask_event_form
+from .mask_events import mask_event_form, run_reset_events_mask
 from .mask_reset import MaskResetMixin
 from .nonfinite import NonfiniteGuardMixin
 
@@ -45,7 +46,7 @@ class ManagerMaskResetMixin(MaskResetMixin):
     def __init__(self, cfg, render_mode: str | None = None, **kwargs):
         super().__init__(cfg, render_mode, **kwargs)
         self._manager_mask_reason: tuple[str | None] | None = None
-        self._mask_log: dict[str, tuple[torch.Tensor, dict[str, torch.Tensor]]] = {}
+        self._episode_log: MaskedEpisodeLog | None = None
 
     def mask_reset_unavailable_reason(self) -> str | None:
         """Why steps reset through core's index path instead of by mask, or ``None`` when they reset by mask."""
@@ -128,38 +129,22 @@ class ManagerMaskResetMixin(MaskResetMixin):
         return self.obs_buf, self.reward_buf, self.reset_terminated, self.reset_time_outs, self.extras
 
     def _write_masked_sim_state(self, mask: torch.Tensor) -> None:
-        """The reset events, each in its mask form, in the order core applies them."""
-        events = self.event_manager
-        for term_cfg in events._mode_term_cfgs.get("reset", []):
-            mask_event_form(term_cfg.func)(self, mask, **term_cfg.params)
+        """The reset events in their mask forms, in the order core applies them (joint resets grouped)."""
+        run_reset_events_mask(self, mask, self.event_manager._mode_term_cfgs.get("reset", []))
 
     def _reset_masked_task(self, mask: torch.Tensor) -> None:
         """Action and observation managers reset by mask; episode sums logged and cleared for the masked envs."""
         self.observation_manager.reset(mask)
         self.action_manager.reset(mask)
-        selected = mask.float()
-        count = selected.sum()
-        some = count > 0
-        rewards = self.reward_manager
-        sums = rewards._episode_sum_buf
-        episode_reward = torch.mv(sums.t(), selected).div_(count.clamp(min=1.0).mul_(self.max_episode_length_s))
-        self._log_masked("Episode_Reward/", rewards._term_names, episode_reward, some)
-        index_fill_(sums, mask, 0.0)
-        terminations = self.termination_manager
-        done_share = terminations._last_episode_dones.float().mean(dim=0)
-        self._log_masked("Episode_Termination/", terminations._term_names, done_share, some)
-
-    def _log_masked(self, prefix: str, names: list[str], values: torch.Tensor, some: torch.Tensor) -> None:
-        """Put ``values`` (one per term) in ``extras["log"]`` where ``some`` env reset, else keep the last values."""
-        entry = self._mask_log.get(prefix)
-        if entry is None:
-            buf = torch.zeros_like(values)
-            entry = self._mask_log[prefix] = (buf, {prefix + name: buf[i] for i, name in enumerate(names)})
-        buf, views = entry
-        torch.where(some, values, buf, out=buf)
-        log = self.extras.setdefault("log", {})
-        if names and log.get(prefix + names[0]) is not views[prefix + names[0]]:
-            log.update(views)  # core's index reset (``env.reset()``) put a new log dict in place
+        rewards, terminations = self.reward_manager, self.termination_manager
+        log = self._episode_log
+        if log is None:
+            log = self._episode_log = MaskedEpisodeLog(rewards._term_names, terminations._term_names, self.device)
+        log.update(mask, rewards._episode_sum_buf, terminations._last_episode_dones, self.max_episode_length_s)
+        extras_log = self.extras.setdefault("log", {})
+        first = next(iter(log.views), None)
+        if first is not None and extras_log.get(first) is not log.views[first]:
+            extras_log.update(log.views)  # core's index reset (``env.reset()``) put a new log dict in place
 
 
 class ManagerBasedRLEnvOnNewton(NonfiniteGuardMixin, GraphStepMixin, ManagerMaskResetMixin, ManagerBasedRLEnv):

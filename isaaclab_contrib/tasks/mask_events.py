@@ -6,19 +6,29 @@ writes with the asset's ``*_mask`` writers, so only the masked envs change and t
 sampled distribution is core's (uniform in the given ranges, clamped to the soft limits); the random stream is
 not (every env draws, not only the reset ones).
 
+:func:`run_reset_events_mask` runs a list of reset event terms in order. Consecutive joint resets
+(:func:`reset_joints_by_offset_mask`, :func:`reset_joints_by_scale_mask`) of one articulation run as one group:
+one ``torch.rand`` draw (PyTorch's generator, so env seeding holds), one Warp kernel that computes every joint's
+value by the event that resets it last (core applies events in order, a later event overwrites an earlier one on
+the same joints) and one position and one velocity write over the joints of the group.
+
 :func:`mask_event_form` maps an event function to its mask form: the function's own ``mask_form`` attribute, or this
 module's form of a core event, or ``None`` where there is none.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 import isaaclab.envs.mdp as mdp
 import torch
+import warp as wp
 from isaaclab.managers import SceneEntityCfg
+
+_DEFAULT_ASSET = "robot"
+"""The entity core's joint reset events act on when their params name none."""
 
 
 def reset_joints_by_offset_mask(
@@ -37,7 +47,7 @@ def reset_joints_by_offset_mask(
         velocity_range: Offset range of the joint velocities [m/s or rad/s].
         asset_cfg: The articulation and its joints (default: every joint of the entity ``"robot"``, as in core).
     """
-    _reset_joints(env, env_mask, asset_cfg, position_range, velocity_range, scale=False)
+    _apply_joint_resets(env, env_mask, [_JointReset(asset_cfg, False, position_range, velocity_range)])
 
 
 def reset_joints_by_scale_mask(
@@ -56,61 +66,13 @@ def reset_joints_by_scale_mask(
         velocity_range: Range of the factor on the default joint velocities.
         asset_cfg: The articulation and its joints (default: every joint of the entity ``"robot"``, as in core).
     """
-    _reset_joints(env, env_mask, asset_cfg, position_range, velocity_range, scale=True)
+    _apply_joint_resets(env, env_mask, [_JointReset(asset_cfg, True, position_range, velocity_range)])
 
 
-def _reset_joints(
-    env: Any,
-    env_mask: torch.Tensor,
-    asset_cfg: SceneEntityCfg | None,
-    position_range: tuple[float, float],
-    velocity_range: tuple[float, float],
-    *,
-    scale: bool,
-) -> None:
-    asset_cfg = asset_cfg or SceneEntityCfg("robot")
-    asset = env.scene[asset_cfg.name]
-    data = asset.data
-    default_pos = data.default_joint_pos.torch
-    default_vel = data.default_joint_vel.torch
-    pos_draw = _uniform(default_pos, position_range)
-    vel_draw = _uniform(default_vel, velocity_range)
-    if scale:
-        joint_pos, joint_vel = pos_draw.mul_(default_pos), vel_draw.mul_(default_vel)
-    else:
-        joint_pos, joint_vel = pos_draw.add_(default_pos), vel_draw.add_(default_vel)
-    pos_limits = data.soft_joint_pos_limits.torch
-    vel_limits = data.soft_joint_vel_limits.torch
-    joint_pos.clamp_(pos_limits[..., 0], pos_limits[..., 1])
-    joint_vel.clamp_(-vel_limits, vel_limits)
-    joint_mask = _joint_mask(env, asset, asset_cfg)
-    asset.write_joint_position_to_sim_mask(position=joint_pos, joint_mask=joint_mask, env_mask=env_mask)
-    asset.write_joint_velocity_to_sim_mask(velocity=joint_vel, joint_mask=joint_mask, env_mask=env_mask)
-
-
-def _uniform(like: torch.Tensor, bounds: tuple[float, float]) -> torch.Tensor:
-    """Uniform samples in ``bounds`` with the shape of ``like`` (a new tensor, one kernel)."""
-    lower, upper = bounds
-    return torch.empty_like(like).uniform_(lower, upper)
-
-
-def _joint_mask(env: Any, asset: Any, asset_cfg: SceneEntityCfg) -> torch.Tensor | None:
-    """The joints of ``asset_cfg`` as a bool mask over the asset's joints (``None``: all of them).
-
-    Made on the first call for each ``asset_cfg`` (a term's resolved entity) and kept on the env: a step replayed
-    from a CUDA graph reads it, and the resolved joint ids may be a device tensor.
-    """
-    ids = asset_cfg.joint_ids
-    if isinstance(ids, slice) and ids == slice(None):
-        return None
-    masks = env.__dict__.setdefault("_mask_event_joint_masks", {})
-    entry = masks.get(id(asset_cfg))
-    if entry is None or entry[0] is not asset_cfg:
-        mask = torch.zeros(asset.num_joints, dtype=torch.bool, device=asset.device)
-        mask[ids] = True
-        entry = masks[id(asset_cfg)] = (asset_cfg, mask)
-    return entry[1]
-
+_JOINT_RESET_FORMS: MappingProxyType[Callable, bool] = MappingProxyType(
+    {reset_joints_by_offset_mask: False, reset_joints_by_scale_mask: True}
+)
+"""The joint reset mask forms that run in groups, and whether each scales (``True``) or offsets the defaults."""
 
 _MASK_FORMS: MappingProxyType[Callable, Callable] = MappingProxyType(
     {
@@ -127,3 +89,189 @@ def mask_event_form(func: Callable) -> Callable | None:
     function taking ``(env, env_mask, **params)`` with the same params); core's reset events have theirs here.
     """
     return getattr(func, "mask_form", None) or _MASK_FORMS.get(func)
+
+
+def run_reset_events_mask(env: Any, env_mask: torch.Tensor, term_cfgs: Sequence[Any]) -> None:
+    """Run the reset event terms ``term_cfgs`` in their mask forms, in order, for the envs set in ``env_mask``.
+
+    Consecutive joint resets of one articulation run as one group (see the module notes); every other term calls
+    its mask form with its params.
+
+    Args:
+        env: The manager-based environment.
+        env_mask: Envs to reset, bool of shape (num_envs,).
+        term_cfgs: Event term configurations (``func`` and ``params``), each with a mask form.
+    """
+    group: list[_JointReset] = []
+    for term_cfg in term_cfgs:
+        form = mask_event_form(term_cfg.func)
+        reset = _JointReset.of(form, term_cfg.params)
+        if reset is not None and (not group or group[0].asset_name == reset.asset_name):
+            group.append(reset)
+            continue
+        if group:
+            _apply_joint_resets(env, env_mask, group)
+        group = [] if reset is None else [reset]
+        if reset is None:
+            form(env, env_mask, **term_cfg.params)
+    if group:
+        _apply_joint_resets(env, env_mask, group)
+
+
+class _JointReset(NamedTuple):
+    """One joint reset event: its joints, whether it scales or offsets the defaults, and its ranges."""
+
+    asset_cfg: SceneEntityCfg | None
+    scale: bool
+    position_range: tuple[float, float]
+    velocity_range: tuple[float, float]
+
+    @staticmethod
+    def of(form: Callable, params: dict[str, Any]) -> _JointReset | None:
+        """The joint reset that ``form`` with ``params`` runs, or ``None`` when ``form`` is no joint reset form."""
+        scale = _JOINT_RESET_FORMS.get(form)
+        if scale is None:
+            return None
+        unknown = sorted(set(params) - {"position_range", "velocity_range", "asset_cfg"})
+        missing = sorted({"position_range", "velocity_range"} - set(params))
+        if unknown or missing:
+            raise TypeError(
+                f"{form.__name__} takes position_range, velocity_range and optionally asset_cfg; the event's params"
+                f" have extra {unknown} and lack {missing}: fix the event term's params."
+            )
+        return _JointReset(params.get("asset_cfg"), scale, params["position_range"], params["velocity_range"])
+
+    @property
+    def asset_name(self) -> str:
+        return _DEFAULT_ASSET if self.asset_cfg is None else self.asset_cfg.name
+
+
+def _apply_joint_resets(env: Any, env_mask: torch.Tensor, resets: list[_JointReset]) -> None:
+    """Run ``resets`` (joint resets of one articulation, in order) as one group on the envs set in ``env_mask``."""
+    asset = env.scene[resets[0].asset_name]
+    groups = env.__dict__.setdefault("_mask_event_joint_groups", {})
+    key = (resets[0].asset_name, tuple(id(reset.asset_cfg) for reset in resets))
+    group = groups.get(key)
+    if group is None or not group.serves(asset, resets):
+        group = groups[key] = _JointResetGroup(asset, resets)
+    group.apply(asset, env_mask, resets)
+
+
+class _JointResetGroup:
+    """Persistent buffers of one group of joint resets: joint owners, ranges, the draw and the values written.
+
+    Made on the first reset of a group and kept on the env (``_mask_event_joint_groups``): a step replayed from a CUDA
+    graph reads and writes these buffers. The ranges are copied to the device again when the events' ranges change
+    (outside a graph recording; a recorded step keeps the ranges it was recorded with).
+    """
+
+    def __init__(self, asset: Any, resets: list[_JointReset]):
+        num_envs, num_joints = asset.num_instances, asset.num_joints
+        device = asset.device
+        self._asset = asset
+        self._asset_cfgs = tuple(reset.asset_cfg for reset in resets)
+        # the last event naming a joint resets it (core applies events in order); -1: no event of the group
+        owner_host = torch.full((num_joints,), -1, dtype=torch.int32)
+        all_joints = False
+        for k, reset in enumerate(resets):
+            ids = slice(None) if reset.asset_cfg is None else reset.asset_cfg.joint_ids
+            all_joints |= isinstance(ids, slice) and ids == slice(None)
+            owner_host[ids.cpu() if isinstance(ids, torch.Tensor) else ids] = k
+        owner = torch.empty_like(owner_host, device=device)
+        self._device = wp.get_device(str(device))
+        self._upload(owner_host, owner)
+        self._joint_mask = None if all_joints else owner >= 0
+        self._owner = wp.from_torch(owner, dtype=wp.int32)
+        self._ranges = torch.zeros((len(resets), 5), dtype=torch.float32, device=device)
+        self._ranges_key: tuple | None = None
+        self._draw = torch.zeros((num_envs, 2, num_joints), dtype=torch.float32, device=device)
+        self._pos = torch.zeros((num_envs, num_joints), dtype=torch.float32, device=device)
+        self._vel = torch.zeros_like(self._pos)
+        self._wp = tuple(wp.from_torch(t, dtype=wp.float32) for t in (self._ranges, self._draw, self._pos, self._vel))
+
+    def serves(self, asset: Any, resets: list[_JointReset]) -> bool:
+        """Whether this group was made for ``asset`` and the entity configurations of ``resets``."""
+        return asset is self._asset and all(
+            a is b for a, b in zip(self._asset_cfgs, (reset.asset_cfg for reset in resets), strict=True)
+        )
+
+    def apply(self, asset: Any, env_mask: torch.Tensor, resets: list[_JointReset]) -> None:
+        """Draw, compute every joint's reset value and write positions and velocities of the masked envs."""
+        self._update_ranges(resets)
+        ranges, draw, pos, vel = self._wp
+        torch.rand(self._draw.shape, out=self._draw)
+        data = asset.data
+        wp.launch(
+            _joint_reset_kernel,
+            dim=(self._pos.shape[0], self._pos.shape[1]),
+            inputs=[
+                draw,
+                self._owner,
+                ranges,
+                data.default_joint_pos.warp,
+                data.default_joint_vel.warp,
+                data.soft_joint_pos_limits.warp,
+                data.soft_joint_vel_limits.warp,
+            ],
+            outputs=[pos, vel],
+            device=self._device,
+        )
+        asset.write_joint_position_to_sim_mask(position=self._pos, joint_mask=self._joint_mask, env_mask=env_mask)
+        asset.write_joint_velocity_to_sim_mask(velocity=self._vel, joint_mask=self._joint_mask, env_mask=env_mask)
+
+    def _update_ranges(self, resets: list[_JointReset]) -> None:
+        """Copy the events' ranges to the device where they changed since the last reset of this group."""
+        key = tuple((reset.scale, *reset.position_range, *reset.velocity_range) for reset in resets)
+        if key == self._ranges_key:
+            return
+        rows = [(p0, p1 - p0, v0, v1 - v0, float(scale)) for scale, p0, p1, v0, v1 in key]
+        self._upload(torch.tensor(rows, dtype=torch.float32), self._ranges)
+        self._ranges_key = key
+
+    def _upload(self, host: torch.Tensor, out: torch.Tensor) -> None:
+        """Copy ``host`` into the device buffer ``out`` without the host waiting (from pinned memory on CUDA)."""
+        if self._device.is_capturing:
+            raise RuntimeError(
+                "The joint reset events of a step changed (their ranges or entities) between the eager step and the"
+                " recording of the step's CUDA graph; change event params before env.step() and call"
+                " env.discard_step_graph() after."
+            )
+        if out.is_cuda:
+            host = host.pin_memory()  # torch's pinned allocator keeps it until the copy has run
+        out.copy_(host, non_blocking=True)
+
+
+@wp.kernel(enable_backward=False)
+def _joint_reset_kernel(
+    draw: wp.array3d(dtype=wp.float32),
+    owner: wp.array(dtype=wp.int32),
+    ranges: wp.array2d(dtype=wp.float32),
+    default_pos: wp.array2d(dtype=wp.float32),
+    default_vel: wp.array2d(dtype=wp.float32),
+    pos_limits: wp.array2d(dtype=wp.vec2f),
+    vel_limits: wp.array2d(dtype=wp.float32),
+    joint_pos: wp.array2d(dtype=wp.float32),
+    joint_vel: wp.array2d(dtype=wp.float32),
+):
+    """Reset values of every env's joints: default joint state plus (or times) a uniform sample, clamped.
+
+    ``draw`` (num_envs, 2, num_joints) holds uniform samples in [0, 1) for positions and velocities; joint ``j`` takes
+    the ranges of event ``owner[j]`` (row of ``ranges``: position lower and span, velocity lower and span, 1 to scale
+    or 0 to offset the defaults) and is left alone where ``owner[j]`` is -1. Positions are clamped to the soft limits
+    and velocities to +-the soft velocity limits, as core's events do.
+    """
+    env, j = wp.tid()
+    k = owner[j]
+    if k < 0:
+        return
+    pos_sample = draw[env, 0, j] * ranges[k, 1] + ranges[k, 0]
+    vel_sample = draw[env, 1, j] * ranges[k, 3] + ranges[k, 2]
+    pos = default_pos[env, j] + pos_sample
+    vel = default_vel[env, j] + vel_sample
+    if ranges[k, 4] != 0.0:
+        pos = default_pos[env, j] * pos_sample
+        vel = default_vel[env, j] * vel_sample
+    limits = pos_limits[env, j]
+    vel_limit = vel_limits[env, j]
+    joint_pos[env, j] = wp.min(wp.max(pos, limits[0]), limits[1])
+    joint_vel[env, j] = wp.min(wp.max(vel, -vel_limit), vel_limit)
