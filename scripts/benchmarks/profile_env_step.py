@@ -12,6 +12,14 @@ For each task (``--task``, default: the direct cartpole, ant and humanoid) the s
   (``torch_ops_per_step``, ATen ops seen by a ``TorchDispatchMode``),
 * profiles ``--steps`` steps with cProfile and prints the ``--top`` entries by cumulative time.
 
+With ``--task_kernels`` it instead counts the kernels an env step launches outside the physics (the task, reset,
+action and observation work that a replayed CUDA graph holds next to the solver's substeps), with the call site
+of each: the env runs on CPU, eagerly (``NewtonCfg.use_cpu_graph=False``) and with the mask reset of the CUDA
+path (``mask_reset_on_cpu``), Warp launches inside ``NewtonManager.step()`` count as physics, and torch operators
+that launch no kernel (views, allocations, host scalars) are left out. On the GPU each such kernel is a graph node
+of a few microseconds, so this count, measured without a GPU, tracks most of what separates an env step from
+its physics ceiling.
+
 Resets happen as the episodes end, so the figures include the amortized reset path. On CPU with a few envs the
 host Python dominates; on CUDA the same figures show how much host work hides behind the GPU.
 
@@ -19,6 +27,7 @@ Examples::
 
     ./isaaclab.sh -p scripts/benchmarks/profile_env_step.py --device cpu --num_envs 4
     ./isaaclab.sh -p scripts/benchmarks/profile_env_step.py --device cuda:0 --num_envs 4096 --out /tmp/prof.json
+    ./isaaclab.sh -p scripts/benchmarks/profile_env_step.py --task_kernels --task Isaac-Cartpole-v0 --num_envs 16
 """
 
 from __future__ import annotations
@@ -30,6 +39,8 @@ import json
 import pstats
 import sys
 import time
+import traceback
+from collections import Counter
 from collections.abc import Callable
 
 import gymnasium as gym
@@ -86,6 +97,154 @@ class _LaunchCounter:
         for owner, name, original in reversed(self._saved):
             setattr(owner, name, original)
         self._saved.clear()
+
+
+_NO_KERNEL_OPS = frozenset(
+    [
+        "view",
+        "select",
+        "slice",
+        "as_strided",
+        "expand",
+        "unsqueeze",
+        "squeeze",
+        "t",
+        "transpose",
+        "_reshape_alias",
+        "alias",
+        "unbind",
+        "detach",
+        "empty",
+        "empty_like",
+        "empty_strided",
+        "lift_fresh",
+        "lift_fresh_copy",
+        "_to_copy",
+        "permute",
+        "_local_scalar_dense",
+        "split",
+        "narrow",
+        "view_as",
+        "_unsafe_view",
+        "unsafe_view",
+        "split_with_sizes",
+        "is_nonzero",
+        "set_",
+        "resize_",
+    ]
+)
+"""ATen operators that launch no device kernel (views, allocations, host scalars)."""
+
+
+class _TaskKernelCounter(TorchDispatchMode):
+    """Counts kernel launches outside ``NewtonManager.step()`` by call site: Warp launches and kernel ATen ops."""
+
+    def __init__(self, depth: int) -> None:
+        super().__init__()
+        self.sites: Counter[tuple[str, str]] = Counter()
+        self.physics = 0
+        self._depth = depth
+        self._in_physics = 0
+        self._saved: list[tuple[object, str, Callable]] = []
+
+    def _site(self) -> str:
+        frames = [f for f in traceback.extract_stack()[:-3] if "isaaclab" in f.filename]
+        return " <- ".join(f"{f.filename.rsplit('/', 1)[-1]}:{f.name}" for f in frames[::-1][: self._depth])
+
+    def _count_launch(self, kernel_key: str) -> None:
+        if self._in_physics:
+            self.physics += 1
+        else:
+            self.sites[(f"wp {kernel_key}", self._site())] += 1
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        name = func.__name__.split(".")[0]
+        if not self._in_physics and name not in _NO_KERNEL_OPS:
+            self.sites[(f"torch {name}", self._site())] += 1
+        return func(*args, **(kwargs or {}))
+
+    def __enter__(self) -> _TaskKernelCounter:
+        import warp._src.context as context
+
+        from isaaclab_newton.physics import NewtonManager
+
+        def launch(original: Callable) -> Callable:
+            def wrapper(kernel, *args, **kwargs):
+                self._count_launch(kernel.key)
+                return original(kernel, *args, **kwargs)
+
+            return wrapper
+
+        def replay(original: Callable) -> Callable:
+            def wrapper(command, *args, **kwargs):
+                self._count_launch(command.kernel.key)
+                return original(command, *args, **kwargs)
+
+            return wrapper
+
+        step = NewtonManager.step.__func__
+
+        def physics_step(cls, *args, **kwargs):
+            self._in_physics += 1
+            try:
+                return step(cls, *args, **kwargs)
+            finally:
+                self._in_physics -= 1
+
+        for owner, name, wrapped in (
+            (wp, "launch", launch(wp.launch)),
+            (context, "launch", launch(context.launch)),
+            (context.Launch, "launch", replay(context.Launch.launch)),
+            (NewtonManager, "step", classmethod(physics_step)),
+        ):
+            self._saved.append((owner, name, owner.__dict__[name]))
+            setattr(owner, name, wrapped)
+        return super().__enter__()
+
+    def __exit__(self, *exc) -> None:
+        super().__exit__(*exc)
+        for owner, name, original in reversed(self._saved):
+            setattr(owner, name, original)
+        self._saved.clear()
+
+
+def count_task_kernels(task: str, args: argparse.Namespace) -> dict:
+    """Kernels per env step outside the physics, by call site, on the CUDA path's code run on CPU (see notes)."""
+    from isaaclab_contrib.tasks.registry import load_env_cfg
+
+    cfg = load_env_cfg(task)
+    cfg.scene.num_envs = args.num_envs
+    cfg.sim.device = "cpu"
+    cfg.sim.physics.use_cpu_graph = False
+    cfg.seed = args.seed
+    env = gym.make(task, cfg=cfg)
+    try:
+        unwrapped = env.unwrapped
+        unwrapped.mask_reset_on_cpu = True
+        env.reset(seed=args.seed)
+        reason = unwrapped.mask_reset_unavailable_reason()
+        actions = torch.zeros((unwrapped.num_envs, *unwrapped.single_action_space.shape), device=unwrapped.device)
+        for _ in range(args.warmup):
+            env.step(actions)
+        counter = _TaskKernelCounter(args.site_depth)
+        with counter:
+            for _ in range(args.count_steps):
+                env.step(actions)
+    finally:
+        env.close()
+    steps = args.count_steps
+    sites = [
+        {"kernels_per_step": count / steps, "kernel": kernel, "site": site}
+        for (kernel, site), count in sorted(counter.sites.items(), key=lambda item: (item[0][1], item[0][0]))
+    ]
+    return {
+        "task": task,
+        "num_envs": args.num_envs,
+        "mask_reset_unavailable_reason": reason,
+        "task_kernels_per_step": sum(counter.sites.values()) / steps,
+        "physics_launches_per_step": counter.physics / steps,
+        "sites": sites,
+    }
 
 
 def _sync(device: str) -> None:
@@ -164,6 +323,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--no_profile", action="store_true", help="Do not print the cProfile tables.")
     parser.add_argument("--out", default=None, help="JSON file for the figures (profiles included).")
     parser.add_argument("--pstats", default=None, help="Prefix for raw cProfile dumps, one '<prefix><task>.prof' each.")
+    parser.add_argument(
+        "--task_kernels", action="store_true", help="Count kernels outside the physics per env step (CPU, see notes)."
+    )
+    parser.add_argument("--site_depth", type=int, default=3, help="Call-site frames shown with --task_kernels.")
     return parser.parse_args(argv)
 
 
@@ -171,6 +334,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
 
+    if args.task_kernels:
+        return _report_task_kernels([count_task_kernels(task, args) for task in args.task], args)
     results = [profile_task(task, args) for task in args.task]
     for result in results:
         if not args.no_profile:
@@ -182,6 +347,23 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['task']:26s} {r['device']:7s} {r['num_envs']:6d} {r['ms_per_step']:8.3f}"
             f" {r['ms_per_step_median']:8.3f} {r['cpu_ms_per_step']:8.3f}"
             f" {r['wp_launches_per_step']:10.1f} {r['wp_graph_replays_per_step']:7.1f} {r['torch_ops_per_step']:10.1f}"
+        )
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(results, f, indent=2)
+    return 0
+
+
+def _report_task_kernels(results: list[dict], args: argparse.Namespace) -> int:
+    for r in results:
+        print(f"==== {r['task']} ({r['num_envs']} envs; mask reset: {r['mask_reset_unavailable_reason'] or 'yes'})")
+        for site in r["sites"]:
+            print(f"  {site['kernels_per_step']:5.1f}  {site['kernel']:40s} {site['site']}")
+    print(f"{'task':26s} {'envs':>6s} {'task kernels':>13s} {'physics launches':>17s}")
+    for r in results:
+        print(
+            f"{r['task']:26s} {r['num_envs']:6d} {r['task_kernels_per_step']:13.1f}"
+            f" {r['physics_launches_per_step']:17.1f}"
         )
     if args.out:
         with open(args.out, "w") as f:
