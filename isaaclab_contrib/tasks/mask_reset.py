@@ -29,6 +29,9 @@ from isaaclab.envs import DirectRLEnv
 
 from isaaclab_newton.physics import NewtonManager
 from isaaclab_newton.physics.graph import TorchWarpGraph
+from isaaclab_newton.physics.recorded_launch import RecordedLaunches
+
+from .mask_reset_kernels import success_count_kernel, success_rate_kernel
 
 
 class MaskResetMixin:
@@ -52,6 +55,12 @@ class MaskResetMixin:
         self._reset_graph_key: tuple[bool, ...] | None = None
         self._reset_warm_key: tuple[bool, ...] | None = None
         self._index_reset_actuators = _actuators_reset_by_index(self.scene)
+        self._mask_launches = RecordedLaunches(self.device, cpu_graphs=NewtonManager.cpu_graphs_enabled())
+        rate = torch.zeros(1, dtype=torch.float32, device=self.device)
+        self._success_rate = rate[0]  # the logged 0-d tensor, updated in place
+        self._success_rate_wp = wp.from_torch(rate)
+        self._success_counts_wp = wp.from_torch(torch.zeros(2, dtype=torch.int32, device=self.device))
+        self._success_time_outs: tuple[torch.Tensor, wp.array] | None = None
 
     def mask_reset_unavailable_reason(self) -> str | None:
         """Why done envs reset through core's index path instead of by mask, or ``None`` when they reset by mask."""
@@ -152,15 +161,19 @@ class MaskResetMixin:
         For tasks that log this metric in ``_reset_idx`` (Isaac Lab's cartpole and locomotion tasks).
 
         The index path logs the mean of ``reset_time_outs`` over the reset envs on steps with resets and leaves
-        the last value otherwise; this computes both cases on the device.
+        the last value otherwise; two kernel launches compute both cases on the device (a count of the reset and
+        the timed-out envs, then the rate where the first count is not zero).
         """
-        rate_buf = getattr(self, "_success_rate", None)
-        if rate_buf is None:
-            rate_buf = self._success_rate = torch.zeros((), dtype=torch.float32, device=self.device)
-        count = mask.sum()
-        rate = (self.reset_time_outs & mask).sum().float() / count.clamp(min=1).float()
-        rate_buf.copy_(torch.where(count > 0, rate, rate_buf))  # in place: the value carries over steps
-        self.extras.setdefault("log", {})["Metrics/success_rate"] = rate_buf
+        mask_wp = self._reset_mask_wp if mask is self._reset_mask else wp.from_torch(mask, dtype=wp.bool)
+        time_outs = self.reset_time_outs
+        if self._success_time_outs is None or self._success_time_outs[0] is not time_outs:
+            self._success_time_outs = (time_outs, wp.from_torch(time_outs, dtype=wp.bool))
+        counts = self._success_counts_wp
+        fresh = () if mask is self._reset_mask else (0,)  # another mask: a new view on every call
+        args = (mask_wp, self._success_time_outs[1], counts)
+        self._mask_launches.launch(success_count_kernel, (self.num_envs,), args, fresh=fresh)
+        self._mask_launches.launch(success_rate_kernel, (1,), (counts, self._success_rate_wp))
+        self.extras.setdefault("log", {})["Metrics/success_rate"] = self._success_rate
 
     def _write_masked_sim_state(self, mask: torch.Tensor) -> None:
         """Write the reset simulation state (root, joints) of the envs set in ``mask``, after the asset resets.

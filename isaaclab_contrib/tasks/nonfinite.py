@@ -19,6 +19,7 @@ at which the copy has landed) and a warning with it is logged.
 from __future__ import annotations
 
 import logging
+from types import MappingProxyType
 from typing import Any
 
 import torch
@@ -27,28 +28,31 @@ import warp as wp
 from isaaclab_newton.physics import NewtonManager
 from isaaclab_newton.physics.recorded_launch import RecordedLaunches
 
+from .nonfinite_kernels import nonfinite_count_kernel, nonfinite_flags_kernel, zero_nonfinite_kernel
+
 logger = logging.getLogger(__name__)
+
+_FLOAT_BITS = MappingProxyType(
+    {
+        torch.float16: (torch.int16, wp.int16(0x7C00)),
+        torch.bfloat16: (torch.int16, wp.int16(0x7F80)),
+        torch.float32: (torch.int32, wp.int32(0x7F800000)),
+        torch.float64: (torch.int64, wp.int64(0x7FF0000000000000)),
+    }
+)
+"""Float dtypes whose non-finite entries are replaced: integer dtype of the same width, exponent bits set."""
 
 
 def flag_nonfinite_envs(env: Any) -> torch.Tensor:
     """Return a bool tensor (num_envs,): envs whose world's state was not finite after the last physics step.
 
-    Also stores ``env.extras["nan_envs"]`` (count, 0-d device tensor) and keeps a copy of the mask for the
-    reward zeroing of :class:`NonfiniteGuardMixin`. Device-only work: no host synchronization.
+    Also stores ``env.extras["nan_envs"]`` (count, 0-d int64 device tensor, updated in place by every call) and keeps
+    the mask for the reward zeroing of :class:`NonfiniteGuardMixin`. Device-only work: no host synchronization.
 
     Args:
         env: A direct or manager-based Isaac Lab environment on the Newton backend.
     """
-    worlds = NewtonManager.get_nonfinite_worlds()
-    cached = getattr(env, "_nonfinite_flags", None)
-    if cached is None or cached[0] is not worlds:  # the torch view is made once per flag array
-        cached = env._nonfinite_flags = (worlds, wp.to_torch(worlds)[: env.num_envs])
-    mask = getattr(env, "_nonfinite_env_mask", None)
-    if mask is None:
-        mask = env._nonfinite_env_mask = torch.zeros(env.num_envs, dtype=torch.bool, device=env.device)
-    mask.copy_(cached[1])
-    env.extras["nan_envs"] = mask.sum()
-    return mask
+    return _world_flags(env).update(None)
 
 
 def nonfinite_state(env: Any) -> torch.Tensor:
@@ -78,32 +82,28 @@ class NonfiniteGuardMixin:
         """Step with non-finite action entries replaced by 0; flagged envs get reward 0."""
         action = self._finite_action(action)
         obs, reward, terminated, truncated, extras = super().step(action)
-        mask = getattr(self, "_nonfinite_env_mask", None)
-        if mask is not None:
-            reward.masked_fill_(mask, 0.0)
+        flags = getattr(self, "_nonfinite_world_flags", None)
+        if flags is not None:
+            reward.masked_fill_(flags.mask, 0.0)
         return obs, reward, terminated, truncated, extras
 
     def _finite_action(self, action: torch.Tensor) -> torch.Tensor:
-        """``action`` with NaN/inf entries replaced by 0, counted on the device, in one kernel.
+        """``action`` with NaN/inf entries replaced by 0 and counted, in one kernel.
 
-        Where the env takes its step input in a persistent buffer (:class:`.graph_step.GraphStepMixin`), the
-        finite action is written straight into it; elsewhere into a new tensor, as the action the env was given.
+        Where the env reads its step input from a persistent buffer (:class:`.graph_step.GraphStepMixin`), the
+        finite action is written straight into it (no second copy); elsewhere into a new tensor.
         """
         if not isinstance(action, torch.Tensor):
             raise TypeError(f"{type(self).__name__}.step() expects the action as a torch.Tensor, got {type(action)}.")
         action = action.to(self.device)
-        if action.dtype not in _FLOAT_DTYPES:
-            raise TypeError(
-                f"{type(self).__name__}.step() expects a floating-point action tensor (float16, float32 or"
-                f" float64), got {action.dtype}."
-            )
+        if not action.is_floating_point():
+            raise TypeError(f"{type(self).__name__}.step() expects a floating-point action tensor, got {action.dtype}.")
         counter = getattr(self, "_nonfinite_actions", None)
         if counter is None:
             counter = self._nonfinite_actions = _NonfiniteActionCounter(self.device)
         step_input = getattr(super(), "_step_input_buffer", None)
-        finite = step_input(action) if step_input is not None else torch.empty_like(action)
-        counter.replace_nonfinite(action.to(finite.dtype), finite)
-        landed = counter.note_step(interval=_log_interval(self))
+        finite = counter.zero_nonfinite(action, out=None if step_input is None else step_input(action))
+        landed = counter.add_step(interval=_log_interval(self))
         if landed is not None and landed[0]:
             logger.warning(
                 "[%s] %d non-finite action entries (NaN/inf) in the last %d env steps were replaced by 0; check the"
@@ -112,22 +112,6 @@ class NonfiniteGuardMixin:
                 *landed,
             )
         return finite
-
-
-_FLOAT_DTYPES = {torch.float16: wp.float16, torch.float32: wp.float32, torch.float64: wp.float64}
-
-
-@wp.kernel(enable_backward=False)
-def _replace_nonfinite_kernel(
-    action: wp.array(dtype=Any), finite: wp.array(dtype=Any), count: wp.array(dtype=wp.int32)
-):
-    i = wp.tid()
-    value = action[i]
-    if wp.isfinite(value):
-        finite[i] = value
-    else:
-        finite[i] = type(value)(0.0)
-        wp.atomic_add(count, 0, 1)
 
 
 class _NonfiniteActionCounter:
@@ -139,46 +123,58 @@ class _NonfiniteActionCounter:
 
     def __init__(self, device: str):
         self._cuda = torch.device(device).type == "cuda"
-        self._count = torch.zeros(1, dtype=torch.int32, device=device)
-        self._count_wp = wp.from_torch(self._count, dtype=wp.int32)
-        self._host = torch.zeros(1, dtype=torch.int32, pin_memory=self._cuda)
-        self._launches = RecordedLaunches(device, cpu_graphs=NewtonManager.cpu_graphs_enabled())
-        self._views: dict[int, tuple[torch.Tensor, wp.array]] = {}
+        self._count = torch.zeros((), dtype=torch.int64, device=device)
+        self._count_wp = wp.from_torch(self._count.view(1))
+        self._host = torch.zeros((), dtype=torch.int64, pin_memory=self._cuda)
         self._landed: torch.cuda.Event | None = None
         self._steps = 0
         self._copied_steps = 0
+        self._launches = RecordedLaunches(device)  # the arrays are new on every call: re-set on the recorded launch
 
-    def replace_nonfinite(self, action: torch.Tensor, finite: torch.Tensor) -> None:
-        """Write ``action`` into ``finite`` (same shape and dtype) with NaN/inf entries 0, and count those entries."""
-        source = self._flat_view(action.contiguous(), 0)
-        target = self._flat_view(finite, 1)
-        fresh = tuple(i for i, t in ((0, source), (1, target)) if t[0] is None)
-        args = (source[1], target[1], self._count_wp)
-        self._launches.launch(_replace_nonfinite_kernel, (action.numel(),), args, fresh=fresh)
+    def zero_nonfinite(self, action: torch.Tensor, *, out: torch.Tensor | None = None) -> torch.Tensor:
+        """A copy of ``action`` with its NaN and infinite entries replaced by +0.0, which are added to the count.
 
-    def _flat_view(self, tensor: torch.Tensor, slot: int) -> tuple[torch.Tensor | None, wp.array]:
-        """A flat Warp view of ``tensor``, kept while the same tensor comes back (the persistent step input)."""
-        cached = self._views.get(slot)
-        if cached is not None and cached[0] is tensor:
-            return cached
-        view = wp.from_torch(tensor.reshape(-1), dtype=_FLOAT_DTYPES[tensor.dtype])
-        self._views[slot] = (tensor, view)
-        return None, view
+        One kernel launch (:func:`.nonfinite_kernels.zero_nonfinite_kernel`), on the floats' bit patterns.
 
-    def note_step(self, *, interval: int) -> tuple[int, int] | None:
+        Args:
+            action: The action.
+            out: A contiguous tensor of ``action``'s shape to write the copy into (``action`` is converted to its
+                dtype first); a new tensor when ``None``.
+        """
+        if out is not None and out.dtype != action.dtype:
+            action = action.to(out.dtype)
+        layout = _FLOAT_BITS.get(action.dtype)
+        if layout is None:
+            raise TypeError(
+                f"Non-finite action entries can be replaced in {', '.join(map(str, _FLOAT_BITS))} actions, not"
+                f" {action.dtype}; convert the action to torch.float32."
+            )
+        bits_dtype, exponent_mask = layout
+        action = action.contiguous()
+        finite = torch.empty_like(action) if out is None else out
+        args = (
+            wp.from_torch(action.view(-1).view(bits_dtype)),
+            exponent_mask,
+            wp.from_torch(finite.view(-1).view(bits_dtype)),
+            self._count_wp,
+        )
+        self._launches.launch(zero_nonfinite_kernel, (action.numel(),), args, fresh=(0, 2))
+        return finite
+
+    def add_step(self, *, interval: int) -> tuple[int, int] | None:
         """Count one step; return ``(count, steps)`` of a copy that reached the host, else ``None``."""
         self._steps += 1
         landed = None
         if self._landed is not None and self._landed.query():
             self._landed = None
-            landed = (int(self._host[0]), self._copied_steps)
+            landed = (int(self._host), self._copied_steps)
         if self._steps < interval or self._landed is not None:
             return landed
         self._copied_steps, self._steps = self._steps, 0
         self._host.copy_(self._count, non_blocking=self._cuda)
         self._count.zero_()
         if not self._cuda:
-            return int(self._host[0]), self._copied_steps
+            return int(self._host), self._copied_steps
         self._landed = torch.cuda.Event()
         self._landed.record()
         return landed
@@ -189,7 +185,66 @@ class DirectNonfiniteGuardMixin(NonfiniteGuardMixin):
 
     def _get_dones(self) -> tuple[torch.Tensor, torch.Tensor]:
         terminated, time_out = super()._get_dones()
-        return terminated | flag_nonfinite_envs(self), time_out
+        return _world_flags(self).update(terminated), time_out
+
+
+class _NonfiniteWorldFlags:
+    """The envs whose world went non-finite (a persistent mask), their count, and the terminations they join.
+
+    Two kernel launches per update: the flags (with the OR and the count) and the count's finalize.
+
+    Args:
+        env: The environment.
+    """
+
+    def __init__(self, env: Any):
+        num_envs, device = env.num_envs, env.device
+        self.mask = torch.zeros(num_envs, dtype=torch.bool, device=device)
+        """Envs whose world's state was not finite after the last physics step, as of the last update."""
+        self._terminated = torch.zeros_like(self.mask)
+        self.count = torch.zeros((), dtype=torch.int64, device=device)
+        """Number of envs set in :attr:`mask` (0-d int64), updated in place."""
+        self._out = (
+            wp.from_torch(self.mask),
+            wp.from_torch(self._terminated),
+            wp.from_torch(torch.zeros(1, dtype=torch.int32, device=device)),
+            wp.from_torch(self.count.view(1)),
+        )
+        self._worlds: tuple[wp.array, wp.array] | None = None
+        self._base: tuple[torch.Tensor, wp.array] | None = None
+        self._launches = RecordedLaunches(device, cpu_graphs=NewtonManager.cpu_graphs_enabled())
+        self._num_envs = num_envs
+
+    def update(self, terminated: torch.Tensor | None) -> torch.Tensor:
+        """Read the flags; return :attr:`mask`, or ``terminated`` OR the flags (a persistent tensor) when given."""
+        worlds = NewtonManager.get_nonfinite_worlds()
+        if self._worlds is None or self._worlds[0] is not worlds:  # the view is made once per flag array
+            self._worlds = (worlds, worlds[: self._num_envs])
+        flags = self._worlds[1]
+        fresh = ()
+        if terminated is None:
+            base = flags  # the OR of the flags with themselves: the flags
+        else:
+            if self._base is None or self._base[0] is not terminated:
+                # a task returning a new tensor on every step: re-packed on every call from the second one on
+                fresh = () if self._base is None else (1,)
+                self._base = (terminated, wp.from_torch(terminated, dtype=wp.bool))
+            base = self._base[1]
+        mask, terminated_out, count, total = self._out
+        self._launches.launch(
+            nonfinite_flags_kernel, (self._num_envs,), (flags, base, mask, terminated_out, count), fresh=fresh
+        )
+        self._launches.launch(nonfinite_count_kernel, (1,), (count, total))
+        return self.mask if terminated is None else self._terminated
+
+
+def _world_flags(env: Any) -> _NonfiniteWorldFlags:
+    """The env's :class:`_NonfiniteWorldFlags` (made on the first call), its count set as ``extras["nan_envs"]``."""
+    flags = getattr(env, "_nonfinite_world_flags", None)
+    if flags is None:
+        flags = env._nonfinite_world_flags = _NonfiniteWorldFlags(env)
+    env.extras["nan_envs"] = flags.count
+    return flags
 
 
 def _log_interval(env: Any) -> int:

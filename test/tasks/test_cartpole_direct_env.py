@@ -164,3 +164,47 @@ def test_steps_with_resets_match_upstream_hooks(env, mask_reset):
         assert torch.equal(a[0], b[0]), f"observation differs at step {step}"
         torch.testing.assert_close(a[1], b[1], rtol=1e-6, atol=1e-7, msg=f"reward differs at step {step}")
         assert torch.equal(a[2], b[2]) and torch.equal(a[3], b[3]), f"dones differ at step {step}"
+
+
+def test_masked_reset_state_is_upstream_formula_on_the_same_draw(env):
+    """Reset joints are default + uniform offsets in the cfg ranges, clamped to the soft limits; others kept."""
+    robot, cfg = env.cartpole, env.cfg
+    data = robot.data
+    _write_joints(env, CART_POS, POLE_POS, CART_VEL, POLE_VEL)
+    before = (data.joint_pos.torch.clone(), data.joint_vel.torch.clone())
+    vel_limits = data.soft_joint_vel_limits.torch
+    saved = (vel_limits.clone(), cfg.initial_cart_position_range, cfg.initial_cart_velocity_range)
+    mask = torch.tensor([True, False, True, True, False, True])
+    try:
+        vel_limits[:] = 0.4  # [m/s, rad/s] below the sampled cart speeds: the velocity clamp acts
+        cfg.initial_cart_position_range = (-6.0, 6.0)  # [m] past the rail's soft limits: the position clamp acts
+        cfg.initial_cart_velocity_range = (0.1, 0.9)
+        torch.manual_seed(11)
+        env._write_masked_sim_state(mask)
+        torch.manual_seed(11)
+        uniform = torch.rand((2, env.num_envs, robot.num_joints))
+        ranges = {
+            (0, int(env._cart_dof_idx[0])): cfg.initial_cart_position_range,
+            (0, int(env._pole_dof_idx[0])): cfg.initial_pole_angle_range,
+            (1, int(env._cart_dof_idx[0])): cfg.initial_cart_velocity_range,
+            (1, int(env._pole_dof_idx[0])): cfg.initial_pole_velocity_range,
+        }
+        offsets = torch.zeros_like(uniform)
+        for (row, joint), (low, high) in ranges.items():
+            offsets[row, :, joint] = (high - low) * uniform[row, :, joint] + low
+        limits = data.soft_joint_pos_limits.torch
+        expected_pos = (data.default_joint_pos.torch + offsets[0]).clamp_(limits[..., 0], limits[..., 1])
+        expected_vel = (data.default_joint_vel.torch + offsets[1]).clamp_(-vel_limits, vel_limits)
+        pos, vel = data.joint_pos.torch, data.joint_vel.torch
+    finally:
+        vel_limits.copy_(saved[0])
+        cfg.initial_cart_position_range, cfg.initial_cart_velocity_range = saved[1:]
+    torch.testing.assert_close(pos[mask], expected_pos[mask], rtol=0.0, atol=1e-6)
+    torch.testing.assert_close(vel[mask], expected_vel[mask], rtol=0.0, atol=1e-6)
+    assert torch.equal(pos[~mask], before[0][~mask]) and torch.equal(vel[~mask], before[1][~mask])
+    cart = int(env._cart_dof_idx[0])
+    assert (pos[mask, cart] == limits[mask, cart, 0]).any() or (pos[mask, cart] == limits[mask, cart, 1]).any()
+    assert (vel[mask, cart] == 0.4).any()
+    root_pose = data.default_root_pose.torch.clone()
+    root_pose[:, :3] += env.scene.env_origins
+    assert torch.equal(env._reset_state.root_pose, root_pose)

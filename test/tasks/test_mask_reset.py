@@ -273,3 +273,46 @@ def test_returned_episode_log_is_not_rewritten_by_later_steps(task):
             assert len(set(addresses)) == len(addresses), f"{name}: steps returned the same tensor"
     finally:
         _close(env)
+
+
+@pytest.fixture(scope="module")
+def cartpole():
+    """A direct cartpole of 6 envs on CPU with the mask path opted in, shared by the success-rate tests."""
+    env = _make_env("Isaac-Cartpole-Direct-v0", 6)
+    env.reset(seed=0)
+    yield env
+    _close(env)
+
+
+def test_success_rate_is_mean_time_out_of_the_masked_envs(cartpole):
+    """The logged rate equals ``reset_time_outs[mask].float().mean()`` for the reset mask and for other masks."""
+    env = cartpole
+    generator = torch.Generator().manual_seed(5)
+    for trial in range(8):
+        mask = torch.rand(env.num_envs, generator=generator) < 0.6
+        mask[trial % env.num_envs] = True  # at least one env resets
+        env.reset_time_outs[:] = torch.rand(env.num_envs, generator=generator) < 0.5
+        expected = env.reset_time_outs[mask].float().mean()
+        if trial % 2:
+            env._reset_mask.copy_(mask)
+            mask = env._reset_mask
+        env._log_masked_success_rate(mask)
+        rate = env.extras["log"]["Metrics/success_rate"]
+        assert rate.dim() == 0 and rate.dtype == torch.float32
+        assert torch.equal(rate, expected), f"trial {trial}: {rate} != {expected}"
+
+
+def test_success_rate_is_kept_when_no_env_resets(cartpole):
+    """A mask without set envs leaves the last logged rate (and its tensor) as it was."""
+    env = cartpole
+    env.reset_time_outs[:] = torch.tensor([True, False, False, True, True, False])
+    env._log_masked_success_rate(torch.tensor([True, True, False, True, False, False]))
+    rate = env.extras["log"]["Metrics/success_rate"]
+    assert rate.item() == pytest.approx(2.0 / 3.0)
+    env.reset_time_outs[:] = True
+    env._reset_mask.zero_()
+    env._log_masked_success_rate(env._reset_mask)
+    assert env.extras["log"]["Metrics/success_rate"] is rate
+    assert rate.item() == pytest.approx(2.0 / 3.0)
+    env._log_masked_success_rate(torch.tensor([False, False, False, False, False, True]))
+    assert rate.item() == 1.0

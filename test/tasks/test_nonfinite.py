@@ -189,3 +189,36 @@ def test_ant_first_observation_after_nan_reset_is_finite():
         assert torch.isfinite(obs["policy"]).all()
     finally:
         _close(env)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float32, torch.float64])
+def test_nonfinite_action_entries_zeroed_and_counted_in_float_dtypes(dtype):
+    """NaN/inf entries of a (non-contiguous) action become +0.0 as ``torch.nan_to_num`` gives; they are counted."""
+    import warp as wp
+
+    from isaaclab_contrib.tasks.nonfinite import _NonfiniteActionCounter
+
+    wp.init()
+    counter = _NonfiniteActionCounter("cpu")
+    values = [[1.5, float("nan"), -float("inf")], [float("inf"), -0.0, -2.0]]
+    action = torch.tensor(values, dtype=dtype).t()  # transposed: not contiguous
+    kept = action.clone()
+    bad = ~torch.isfinite(kept)
+    for _ in range(2):
+        finite = counter.zero_nonfinite(action)
+        assert finite.dtype == dtype and finite.shape == action.shape
+        assert torch.equal(finite, torch.nan_to_num(kept, nan=0.0, posinf=0.0, neginf=0.0))
+        assert not torch.signbit(finite[bad]).any(), "replaced entries must be +0.0"
+    assert torch.equal(torch.nan_to_num(action, nan=7.0), torch.nan_to_num(kept, nan=7.0)), "the input must be kept"
+    assert counter.add_step(interval=1) == (6, 1)
+
+
+def test_action_dtype_without_ieee_infinities_rejected():
+    """A float8 action raises TypeError naming the dtypes whose non-finite entries can be replaced."""
+    import warp as wp
+
+    from isaaclab_contrib.tasks.nonfinite import _NonfiniteActionCounter
+
+    wp.init()
+    with pytest.raises(TypeError, match="torch.float32"):
+        _NonfiniteActionCounter("cpu").zero_nonfinite(torch.zeros(2, 1, dtype=torch.float8_e4m3fn))

@@ -14,6 +14,7 @@ from isaaclab_newton.physics.recorded_launch import RecordedLaunches
 
 from .._reuse import load_isaaclab_tasks_module
 from ..graph_step import GraphStepMixin
+from ..reset_state import ResetStateSampler
 from .cartpole_kernels import cartpole_dones_kernel, cartpole_obs_kernel, cartpole_reward_kernel
 
 _upstream = load_isaaclab_tasks_module("core/cartpole/cartpole_direct_env.py", "_isaaclab_tasks_cartpole_direct_env")
@@ -52,6 +53,8 @@ class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
             wp.from_torch(self._term_obs, dtype=wp.float32),
         )
         self._term_views: dict[str, tuple[torch.Tensor, wp.array]] = {}
+        self._reset_joint_ids = (tuple(self._cart_dof_idx.tolist()), tuple(self._pole_dof_idx.tolist()))
+        self._reset_state = ResetStateSampler(self.cartpole, self._mask_launches)
 
     def _pre_physics_step(self, actions: torch.Tensor) -> None:
         """Upstream's scaled actions into ``actions``, set once as the cart's effort target [N].
@@ -128,46 +131,20 @@ class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
         return buffer if self._term_device.is_capturing else buffer.clone()
 
     def _write_masked_sim_state(self, mask: torch.Tensor) -> None:
-        """Cart and pole offsets sampled for every env, clamped to the soft limits, written where ``mask`` is set."""
-        robot = self.cartpole
-        data = robot.data
-        low, span = self._reset_offset_ranges()
-        offsets = torch.rand((self.num_envs, *low.shape), device=self.device).mul_(span).add_(low)
-        pos_limits = data.soft_joint_pos_limits.torch
-        vel_limits = data.soft_joint_vel_limits.torch
-        joint_pos = (data.default_joint_pos.torch + offsets[:, 0]).clamp_(pos_limits[..., 0], pos_limits[..., 1])
-        joint_vel = (data.default_joint_vel.torch + offsets[:, 1]).clamp_(-vel_limits, vel_limits)
-        root_pose = data.default_root_pose.torch.clone()
-        root_pose[:, :3] += self.scene.env_origins
-        robot.write_root_pose_to_sim_mask(root_pose=root_pose, env_mask=mask)
-        robot.write_root_velocity_to_sim_mask(root_velocity=data.default_root_vel.torch, env_mask=mask)
-        robot.write_joint_position_to_sim_mask(position=joint_pos, env_mask=mask)
-        robot.write_joint_velocity_to_sim_mask(velocity=joint_vel, env_mask=mask)
+        """Cart and pole offsets sampled for every env, clamped to the soft limits, written where ``mask`` is set.
 
-    def _reset_offset_ranges(self) -> tuple[torch.Tensor, torch.Tensor]:
-        """Lower bounds and widths (2, num_joints) of the sampled offsets: row 0 positions, row 1 velocities.
-
-        Built from the cfg's ``initial_*_range`` fields (uniform, like upstream's ``sample_uniform``) and rebuilt
-        when they change; a step replayed from a CUDA graph keeps the values it was recorded with.
+        The offsets are uniform in the cfg's ``initial_*_range`` fields (upstream's ``sample_uniform``), read at
+        each call; a step replayed from a CUDA graph keeps the values it was recorded with.
         """
         cfg = self.cfg
+        cart, pole = self._reset_joint_ids
         ranges = (
-            (0, cfg.cart_dof_name, cfg.initial_cart_position_range),
-            (0, cfg.pole_dof_name, cfg.initial_pole_angle_range),
-            (1, cfg.cart_dof_name, cfg.initial_cart_velocity_range),
-            (1, cfg.pole_dof_name, cfg.initial_pole_velocity_range),
+            (0, cart, tuple(cfg.initial_cart_position_range)),
+            (0, pole, tuple(cfg.initial_pole_angle_range)),
+            (1, cart, tuple(cfg.initial_cart_velocity_range)),
+            (1, pole, tuple(cfg.initial_pole_velocity_range)),
         )
-        key = tuple((row, name, tuple(bounds)) for row, name, bounds in ranges)
-        cached = getattr(self, "_offset_ranges", None)
-        if cached is None or cached[0] != key:
-            low = torch.zeros((2, self.cartpole.num_joints))
-            span = torch.zeros_like(low)
-            for row, name, (lower, upper) in ranges:
-                ids = self.cartpole.find_joints(name)[0]
-                low[row, ids] = lower
-                span[row, ids] = upper - lower
-            cached = self._offset_ranges = (key, low.to(self.device), span.to(self.device))
-        return cached[1], cached[2]
+        self._reset_state.write(mask, self.scene.env_origins, ranges)
 
     def _reset_masked_task(self, mask: torch.Tensor) -> None:
         """Success rate logged; the joint state the observation reads without refreshing it is re-read."""
