@@ -122,6 +122,49 @@ def test_derived_state_matches_upstream(env):
     assert (ours["dof_pos_scaled"].abs() > 1.0).any(), "some joints must lie beyond their soft limits"
 
 
+def test_derived_state_kernel_reads_strided_data():
+    """Root and joint data given as strided views (columns of wider state arrays) give what contiguous copies give."""
+    import warp as wp
+
+    from isaaclab_contrib.tasks.locomotion_kernels import locomotion_derived_state_kernel
+
+    wp.init()
+    n, j = 5, 4
+    generator = torch.Generator().manual_seed(10)
+    state = torch.randn((n, 19), generator=generator)  # pose (7), body-frame twist (6), gravity (3), forward (3)
+    state[:, 3:7] /= state[:, 3:7].norm(dim=-1, keepdim=True)
+    joints = torch.randn((n, 3 * j), generator=generator)  # positions, velocities, default velocities interleaved
+    limits = torch.sort(torch.randn((n, j, 3), generator=generator), dim=-1).values  # (lower, upper, unused)
+    columns = {
+        "root_pos_w": (state[:, 0:3], wp.vec3f),
+        "root_quat_w": (state[:, 3:7], wp.quatf),
+        "root_lin_vel_b": (state[:, 7:10], wp.vec3f),
+        "root_ang_vel_b": (state[:, 10:13], wp.vec3f),
+        "projected_gravity_b": (state[:, 13:16], wp.vec3f),
+        "forward_b": (state[:, 16:19], wp.vec3f),
+        "joint_pos": (joints[:, 0::3], wp.float32),
+        "joint_vel": (joints[:, 1::3], wp.float32),
+        "default_joint_vel": (joints[:, 2::3], wp.float32),
+        "soft_joint_pos_limits": (limits[..., :2], wp.vec2f),
+    }
+    targets = torch.randn((n, 3), generator=generator)
+    potentials = torch.randn(n, generator=generator)
+
+    def run(inputs: list) -> list[torch.Tensor]:
+        outputs = [torch.zeros((n, width)) for width in (3, 3, 3)] + [torch.zeros(n) for _ in range(5)]
+        outputs += [torch.zeros((n, j)), torch.zeros((n, j)), torch.zeros(n), torch.zeros(n)]
+        args = [*inputs, wp.from_torch(targets), wp.from_torch(potentials), 0.0166667]
+        wp.launch(locomotion_derived_state_kernel, dim=n, inputs=args + [wp.from_torch(o) for o in outputs])
+        return outputs
+
+    strided = run([wp.from_torch(view, dtype=dtype) for view, dtype in columns.values()])
+    assert not all(view.is_contiguous() for view, _ in columns.values())
+    contiguous = run([wp.from_torch(view.contiguous(), dtype=dtype) for view, dtype in columns.values()])
+    for a, b in zip(strided, contiguous, strict=True):
+        assert torch.equal(a, b)
+    assert torch.equal(strided[0], state[:, 0:3]) and torch.equal(strided[9], joints[:, 1::3] - joints[:, 2::3])
+
+
 def test_dones_match_upstream_termination_height_and_time_out(env):
     """Torsos below ``termination_height`` and episodes at or past the limit give upstream's dones."""
     _write_random_state(env, 3)
