@@ -103,17 +103,18 @@ class LocomotionMaskResetEnv(GraphStepMixin, _upstream.LocomotionDirectEnv):
     def _pre_physics_step(self, actions: torch.Tensor) -> None:
         """Upstream's actions kept in ``actions``; efforts ``action_scale * joint_gears * clamp(actions, -1, 1)``.
 
-        The efforts [N m] are set once as the joints' effort target, which keeps them for the whole env step.
+        One launch copies the actions (as float32) and computes the efforts [N m], set once as the joints' effort
+        target, which keeps them for the whole env step.
         """
-        self._term_actions.copy_(actions)
         self.actions = self._term_actions
         args = (
-            self._term_out_wp["actions"],
+            wp.from_torch(actions.to(torch.float32)),
             self._term_view("joint_gears", wp.float32),
             float(self.action_scale),
+            self._term_out_wp["actions"],
             self._term_out_wp["efforts"],
         )
-        self._term_launches.launch(locomotion_effort_kernel, tuple(self._term_actions.shape), args)
+        self._term_launches.launch(locomotion_effort_kernel, tuple(self._term_actions.shape), args, fresh=(0,))
         self.robot.actuators.target_command.set_effort_index(value=self._term_efforts)
 
     def _compute_intermediate_values(self) -> None:

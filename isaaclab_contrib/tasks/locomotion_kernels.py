@@ -311,14 +311,17 @@ def locomotion_reset_kernel(
 
 @wp.kernel(enable_backward=False)
 def locomotion_effort_kernel(
-    actions: wp.array2d(dtype=wp.float32),
+    actions_in: wp.array2d(dtype=wp.float32),
     joint_gears: wp.array(dtype=wp.float32),
     action_scale: wp.float32,
+    actions: wp.array2d(dtype=wp.float32),
     efforts: wp.array2d(dtype=wp.float32),
 ):
-    """Per env and joint: ``action_scale * gear * clamp(action, -1, 1)``, the joint effort [N m]."""
+    """Per env and joint: the action kept in ``actions``; ``action_scale * gear * clamp(action, -1, 1)`` [N m]."""
     env, j = wp.tid()
-    efforts[env, j] = action_scale * joint_gears[j] * wp.clamp(actions[env, j], wp.float32(-1.0), wp.float32(1.0))
+    action = actions_in[env, j]
+    actions[env, j] = action
+    efforts[env, j] = action_scale * joint_gears[j] * wp.clamp(action, wp.float32(-1.0), wp.float32(1.0))
 
 
 @wp.kernel(enable_backward=False)
