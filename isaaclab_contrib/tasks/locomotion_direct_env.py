@@ -207,6 +207,7 @@ class LocomotionMaskResetEnv(GraphStepMixin, _upstream.LocomotionDirectEnv):
         """
         self._log_masked_success_rate(mask)
         mask_wp = self._reset_mask_wp if mask is self._reset_mask else wp.from_torch(mask, dtype=wp.bool)
+        fresh = () if mask is self._reset_mask else (0,)  # another mask: a new view on every call
         args = (
             mask_wp,
             self.robot.data.default_root_pose.warp,
@@ -215,7 +216,7 @@ class LocomotionMaskResetEnv(GraphStepMixin, _upstream.LocomotionDirectEnv):
             self._term_view("actions", wp.float32),
             *self._term_derived_wp,
         )
-        self._term_launches.launch(locomotion_reset_kernel, (self.num_envs,), args)
+        self._term_launches.launch(locomotion_reset_kernel, (self.num_envs,), args, fresh=fresh)
         self._bind_derived()
 
     # -- buffers ----------------------------------------------------------------------------------

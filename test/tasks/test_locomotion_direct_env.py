@@ -287,6 +287,26 @@ def _torch_reset_masked_task(env, mask: torch.Tensor) -> None:
     _upstream()._compute_intermediate_values(env)
 
 
+def test_task_reset_matches_the_torch_reference(env):
+    """The mask reset's task part zeroes masked actions and restarts their potentials, as the torch reference does."""
+    for seed, mask in ((11, torch.arange(NUM_ENVS) % 2 == 0), (12, torch.arange(NUM_ENVS) < 3)):
+        _write_random_state(env, seed)
+        actions, potentials = env.actions.clone(), env.potentials.clone()
+        env._reset_masked_task(mask.clone())  # a new mask tensor on each call
+        ours = _derived(env) | {"actions": env.actions.clone()}
+        kept = {name: getattr(env, name) for name in (*_derived_names(), "actions")}
+        try:
+            env.actions, env.potentials = actions.clone(), potentials.clone()
+            _torch_reset_masked_task(env, mask)
+            theirs = _derived(env) | {"actions": env.actions.clone()}
+        finally:
+            vars(env).update(kept)
+        _assert_derived_close(ours, theirs)
+        assert torch.equal(ours["actions"], theirs["actions"]) and (ours["actions"][mask] == 0.0).all()
+        assert torch.equal(ours["actions"][~mask], actions[~mask])
+        assert torch.equal(ours["prev_potentials"][~mask], potentials[~mask])
+
+
 STEPS = 12
 DEATH_STEP = 7  # every torso is below the raised termination height on this step
 
