@@ -87,13 +87,12 @@ class LocomotionMaskResetEnv(GraphStepMixin, _upstream.LocomotionDirectEnv):
         self._term_actions.copy_(self.actions)
         self._term_efforts = torch.zeros((n, num_actions), dtype=torch.float32, device=device)
         self._term_died = torch.zeros(n, dtype=torch.bool, device=device)
-        self._term_time_out = torch.zeros_like(self._term_died)
         self._term_reward = torch.zeros(n, dtype=torch.float32, device=device)
         num_obs = 12 + 2 * num_joints + 6 * self._term_feet.shape[0] + num_actions
         self._term_obs = torch.zeros((n, num_obs), dtype=torch.float32, device=device)
         self._term_out_wp = {
             name: wp.from_torch(getattr(self, f"_term_{name}"))
-            for name in ("actions", "efforts", "died", "time_out", "reward", "obs")
+            for name in ("actions", "efforts", "died", "reward", "obs")
         }
         self._bind_derived()
         self.actions = self._term_actions
@@ -124,7 +123,10 @@ class LocomotionMaskResetEnv(GraphStepMixin, _upstream.LocomotionDirectEnv):
         self._bind_derived()
 
     def _get_dones(self) -> tuple[torch.Tensor, torch.Tensor]:
-        """Upstream's derived state, then ``(died, time_out)``: torso below ``cfg.termination_height``, time limit."""
+        """Upstream's derived state, then ``(died, time_out)``: torso below ``cfg.termination_height``, time limit.
+
+        The time-outs are written into core's ``reset_time_outs`` (which core's step sets from them right after).
+        """
         args = (
             *self._term_state_inputs(),
             self._term_view("episode_length_buf", wp.int64),
@@ -132,11 +134,11 @@ class LocomotionMaskResetEnv(GraphStepMixin, _upstream.LocomotionDirectEnv):
             float(self.cfg.termination_height),
             *self._term_derived_wp,
             self._term_out_wp["died"],
-            self._term_out_wp["time_out"],
+            self._term_view("reset_time_outs", wp.bool),
         )
         self._term_launches.launch(locomotion_dones_kernel, (self.num_envs,), args)
         self._bind_derived()
-        return self._term_died, self._term_time_out
+        return self._term_died, self.reset_time_outs  # time-outs in core's buffer: its copy into it is a no-op
 
     def _get_rewards(self) -> torch.Tensor:
         """Upstream's ``compute_rewards`` on the derived state, ``reset_terminated`` and the ``cfg`` weights."""

@@ -181,11 +181,15 @@ class _NonfiniteActionCounter:
 
 
 class DirectNonfiniteGuardMixin(NonfiniteGuardMixin):
-    """:class:`NonfiniteGuardMixin` for direct envs: ``_get_dones`` also terminates the non-finite worlds."""
+    """:class:`NonfiniteGuardMixin` for direct envs: ``_get_dones`` also terminates the non-finite worlds.
+
+    The terminations are written into core's ``reset_terminated`` (which core's step sets from them right after).
+    """
 
     def _get_dones(self) -> tuple[torch.Tensor, torch.Tensor]:
         terminated, time_out = super()._get_dones()
-        return _world_flags(self).update(terminated), time_out
+        # written into core's own buffer: its copy of the returned terminations into it is then a no-op
+        return _world_flags(self).update(terminated, out=self.reset_terminated), time_out
 
 
 class _NonfiniteWorldFlags:
@@ -212,11 +216,18 @@ class _NonfiniteWorldFlags:
         )
         self._worlds: tuple[wp.array, wp.array] | None = None
         self._base: tuple[torch.Tensor, wp.array] | None = None
+        self._target: tuple[torch.Tensor, wp.array] | None = None
         self._launches = RecordedLaunches(device, cpu_graphs=NewtonManager.cpu_graphs_enabled())
         self._num_envs = num_envs
 
-    def update(self, terminated: torch.Tensor | None) -> torch.Tensor:
-        """Read the flags; return :attr:`mask`, or ``terminated`` OR the flags (a persistent tensor) when given."""
+    def update(self, terminated: torch.Tensor | None, *, out: torch.Tensor | None = None) -> torch.Tensor:
+        """Read the flags; return :attr:`mask`, or ``terminated`` OR the flags (a persistent tensor) when given.
+
+        Args:
+            terminated: The task's terminations (bool, ``(num_envs,)``), or ``None`` for the flags alone.
+            out: Where to write ``terminated`` OR the flags (a persistent bool tensor of the same shape, e.g. the
+                env's ``reset_terminated``, so that core's copy into it is a no-op); a buffer of its own when ``None``.
+        """
         worlds = NewtonManager.get_nonfinite_worlds()
         if self._worlds is None or self._worlds[0] is not worlds:  # the view is made once per flag array
             self._worlds = (worlds, worlds[: self._num_envs])
@@ -231,11 +242,16 @@ class _NonfiniteWorldFlags:
                 self._base = (terminated, wp.from_torch(terminated, dtype=wp.bool))
             base = self._base[1]
         mask, terminated_out, count, total = self._out
+        result = self._terminated
+        if out is not None:
+            if self._target is None or self._target[0] is not out:
+                self._target = (out, wp.from_torch(out, dtype=wp.bool))
+            result, terminated_out = self._target
         self._launches.launch(
             nonfinite_flags_kernel, (self._num_envs,), (flags, base, mask, terminated_out, count), fresh=fresh
         )
         self._launches.launch(nonfinite_count_kernel, (1,), (count, total))
-        return self.mask if terminated is None else self._terminated
+        return self.mask if terminated is None else result
 
 
 def _world_flags(env: Any) -> _NonfiniteWorldFlags:

@@ -16,9 +16,9 @@ With ``--task_kernels`` it instead counts the kernels an env step launches outsi
 action and observation work that a replayed CUDA graph holds next to the solver's substeps), with the call site
 of each: the env runs on CPU, eagerly (``NewtonCfg.use_cpu_graph=False``) and with the mask reset of the CUDA
 path (``mask_reset_on_cpu``), Warp launches inside ``NewtonManager.step()`` count as physics, and torch operators
-that launch no kernel (views, allocations, host scalars) are left out. On the GPU each such kernel is a graph node
-of a few microseconds, so this count, measured without a GPU, tracks most of what separates an env step from
-its physics ceiling.
+that launch no kernel (views, allocations, host scalars, copies of a tensor onto its own memory) are left out. On
+the GPU each such kernel is a graph node of a few microseconds, so this count, measured without a GPU, tracks most
+of what separates an env step from its physics ceiling.
 
 Resets happen as the episodes end, so the figures include the amortized reset path. On CPU with a few envs the
 host Python dominates; on CUDA the same figures show how much host work hides behind the GPU.
@@ -136,6 +136,20 @@ _NO_KERNEL_OPS = frozenset(
 """ATen operators that launch no device kernel (views, allocations, host scalars)."""
 
 
+def _copy_onto_itself(name: str, args: tuple) -> bool:
+    """Whether the op is a ``copy_`` of a tensor onto the same memory (torch returns before launching a kernel)."""
+    if name != "copy_" or len(args) < 2:
+        return False
+    dst, src = args[0], args[1]
+    return (
+        isinstance(src, torch.Tensor)
+        and dst.data_ptr() == src.data_ptr()
+        and dst.shape == src.shape
+        and dst.stride() == src.stride()
+        and dst.dtype == src.dtype
+    )
+
+
 class _TaskKernelCounter(TorchDispatchMode):
     """Counts kernel launches outside ``NewtonManager.step()`` by call site: Warp launches and kernel ATen ops."""
 
@@ -159,7 +173,7 @@ class _TaskKernelCounter(TorchDispatchMode):
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         name = func.__name__.split(".")[0]
-        if not self._in_physics and name not in _NO_KERNEL_OPS:
+        if not self._in_physics and name not in _NO_KERNEL_OPS and not _copy_onto_itself(name, args):
             self.sites[(f"torch {name}", self._site())] += 1
         return func(*args, **(kwargs or {}))
 

@@ -111,8 +111,8 @@ def test_cfg_fields_are_read_at_each_call(env):
         for name in saved:
             setattr(cfg, name, saved[name] * 0.5 + (0.25 if name.startswith("rew") else 0.0))
         reward = env._get_rewards()
-        terminated, time_out = env._get_dones()
         torch.testing.assert_close(reward, _upstream().CartpoleEnv._get_rewards(env), rtol=1e-6, atol=1e-7)
+        terminated, time_out = env._get_dones()  # writes core's reset_terminated / reset_time_outs
         expected = _upstream_dones(env)
         assert torch.equal(terminated, expected[0]) and torch.equal(time_out, expected[1])
         assert not torch.isclose(reward, first).any()

@@ -24,7 +24,8 @@ class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
     """Isaac Lab's ``CartpoleEnv`` with the graph-replayed step of :mod:`..graph_step` and Warp task terms.
 
     ``_get_dones``, ``_get_rewards`` and ``_get_observations`` give upstream's values (configuration fields read at
-    each call) from one kernel launch each. Terminations are written into persistent buffers (core copies them);
+    each call) from one kernel launch each. Terminations are written into persistent buffers, the time-outs into
+    core's ``reset_time_outs`` itself (core's copy of them is then a no-op);
     the observation and the reward are new tensors on every eager step, as upstream's, and the persistent buffers
     themselves while a step is recorded in a graph (:class:`..graph_step.GraphStepMixin` copies them after each
     replay).
@@ -41,14 +42,12 @@ class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
         self._term_pole_dofs = wp.from_torch(pole.contiguous(), dtype=wp.int32)
         self._term_obs_dofs = wp.from_torch(torch.cat((cart, pole)).contiguous(), dtype=wp.int32)
         self._term_out_of_bounds = torch.zeros(self.num_envs, dtype=torch.bool, device=device)
-        self._term_time_out = torch.zeros_like(self._term_out_of_bounds)
         self._term_reward = torch.zeros(self.num_envs, dtype=torch.float32, device=device)
         self._term_obs = torch.zeros(
             (self.num_envs, 2 * self._term_obs_dofs.shape[0]), dtype=torch.float32, device=device
         )
         self._term_out_wp = (
             wp.from_torch(self._term_out_of_bounds, dtype=wp.bool),
-            wp.from_torch(self._term_time_out, dtype=wp.bool),
             wp.from_torch(self._term_reward, dtype=wp.float32),
             wp.from_torch(self._term_obs, dtype=wp.float32),
         )
@@ -70,7 +69,10 @@ class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
         """Nothing to do per physics step: :meth:`_pre_physics_step` set the effort target for the whole env step."""
 
     def _get_dones(self) -> tuple[torch.Tensor, torch.Tensor]:
-        """Upstream's ``(out_of_bounds, time_out)``: a cart beyond ``cfg.max_cart_pos``, the episode at its limit."""
+        """Upstream's ``(out_of_bounds, time_out)``: a cart beyond ``cfg.max_cart_pos``, the episode at its limit.
+
+        The time-outs are written into core's ``reset_time_outs`` (which core's step sets from them right after).
+        """
         joint_pos = self.cartpole.data.joint_pos.warp
         args = (
             joint_pos,
@@ -78,10 +80,12 @@ class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
             float(self.cfg.max_cart_pos),
             self._term_view("episode_length_buf", wp.int64),
             int(self.max_episode_length),
-            *self._term_out_wp[:2],
+            self._term_out_wp[0],
+            self._term_view("reset_time_outs", wp.bool),
         )
         self._term_launches.launch(cartpole_dones_kernel, (self.num_envs,), args)
-        return self._term_out_of_bounds, self._term_time_out
+        # the time-outs go straight into core's buffer, so that its copy of them into it is a no-op
+        return self._term_out_of_bounds, self.reset_time_outs
 
     def _get_rewards(self) -> torch.Tensor:
         """Upstream's ``compute_rewards`` on the current joint state and ``reset_terminated``, ``cfg.rew_scale_*``."""
@@ -99,7 +103,7 @@ class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
             float(cfg.rew_scale_cart_vel),
             float(cfg.rew_scale_pole_vel),
             float(self.step_dt),
-            self._term_out_wp[2],
+            self._term_out_wp[1],
         )
         self._term_launches.launch(cartpole_reward_kernel, (self.num_envs,), args)
         return self._term_returned(self._term_reward)
@@ -113,7 +117,7 @@ class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
             data.default_joint_pos.warp,
             data.default_joint_vel.warp,
             self._term_obs_dofs,
-            self._term_out_wp[3],
+            self._term_out_wp[2],
         )
         self._term_launches.launch(cartpole_obs_kernel, (self.num_envs, self._term_obs_dofs.shape[0]), args)
         return {"policy": self._term_returned(self._term_obs)}
