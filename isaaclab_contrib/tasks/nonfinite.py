@@ -129,7 +129,8 @@ class _NonfiniteActionCounter:
         self._landed: torch.cuda.Event | None = None
         self._steps = 0
         self._copied_steps = 0
-        self._launches = RecordedLaunches(device)  # the arrays are new on every call: re-set on the recorded launch
+        self._launches = RecordedLaunches(device, cpu_graphs=NewtonManager.cpu_graphs_enabled())
+        self._bits_views: dict[int, tuple[torch.Tensor, wp.array]] = {}
 
     def zero_nonfinite(self, action: torch.Tensor, *, out: torch.Tensor | None = None) -> torch.Tensor:
         """A copy of ``action`` with its NaN and infinite entries replaced by +0.0, which are added to the count.
@@ -152,14 +153,25 @@ class _NonfiniteActionCounter:
         bits_dtype, exponent_mask = layout
         action = action.contiguous()
         finite = torch.empty_like(action) if out is None else out
-        args = (
-            wp.from_torch(action.view(-1).view(bits_dtype)),
-            exponent_mask,
-            wp.from_torch(finite.view(-1).view(bits_dtype)),
-            self._count_wp,
-        )
-        self._launches.launch(zero_nonfinite_kernel, (action.numel(),), args, fresh=(0, 2))
+        source, source_fresh = self._bits_view(0, action, bits_dtype)
+        target, target_fresh = self._bits_view(2, finite, bits_dtype)
+        fresh = tuple(slot for slot, new in ((0, source_fresh), (2, target_fresh)) if new)
+        args = (source, exponent_mask, target, self._count_wp)
+        self._launches.launch(zero_nonfinite_kernel, (action.numel(),), args, fresh=fresh)
         return finite
+
+    def _bits_view(self, slot: int, tensor: torch.Tensor, bits_dtype: torch.dtype) -> tuple[wp.array, bool]:
+        """A flat integer Warp view of ``tensor``, kept while the same tensor comes back; whether it is new.
+
+        A policy that writes its actions into the same tensor every step, and the env's persistent step input, are
+        viewed once (the recorded launch then replays as it is); a new tensor on every step is re-packed.
+        """
+        cached = self._bits_views.get(slot)
+        if cached is not None and cached[0] is tensor:
+            return cached[1], False
+        view = wp.from_torch(tensor.view(-1).view(bits_dtype))
+        self._bits_views[slot] = (tensor, view)
+        return view, cached is not None
 
     def add_step(self, *, interval: int) -> tuple[int, int] | None:
         """Count one step; return ``(count, steps)`` of a copy that reached the host, else ``None``."""
