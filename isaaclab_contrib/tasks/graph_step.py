@@ -129,8 +129,10 @@ class GraphStepMixin(MaskResetMixin):
         self._step_graph.replay()
         self._note_replayed_step()
         obs, reward, terminated, time_out, extras = self._step_outputs
-        self.obs_buf, self.reward_buf = _fresh(obs), reward.clone()
-        return _with_log_copy((self.obs_buf, self.reward_buf, terminated, time_out, extras))
+        self.obs_buf, self.reward_buf, log = _fresh_outputs(obs, reward, extras.get("log"))
+        if log is not None:
+            extras = {**extras, "log": log}
+        return self.obs_buf, self.reward_buf, terminated, time_out, extras
 
     def _copy_step_action(self, action: torch.Tensor) -> torch.Tensor:
         """Copy ``action`` into the graph's persistent input buffer (made on the first step) and return that buffer.
@@ -217,11 +219,32 @@ def _tensors(attrs: dict[str, Any], prefix: tuple = (), depth: int = 1) -> Itera
             yield from _tensors(value, (*prefix, name), depth + 1)
 
 
-def _fresh(value: Any) -> Any:
-    """A copy of a tensor, or of every tensor in a (nested) dict of them."""
-    if isinstance(value, dict):
-        return {key: _fresh(item) for key, item in value.items()}
-    return value.clone()
+def _fresh_outputs(obs: Any, reward: torch.Tensor, log: dict | None) -> tuple[Any, torch.Tensor, dict | None]:
+    """New copies of a replayed step's observation (a tensor or nested dict of them), reward and logged tensors.
+
+    All of them are copied by one ``torch._foreach_copy_`` (one multi-tensor kernel on CUDA) into new tensors.
+    Entries of ``log`` that are not tensors are kept as they are; ``log`` is ``None`` when the step logs nothing.
+    """
+    sources: list[torch.Tensor] = []
+
+    def collect(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: collect(item) for key, item in value.items()}
+        sources.append(value)
+        return len(sources) - 1
+
+    obs_slots, reward_slot = collect(obs), collect(reward)
+    log_slots = {name: collect(value) for name, value in log.items() if isinstance(value, torch.Tensor)} if log else {}
+    copies = [torch.empty_like(source) for source in sources]
+    torch._foreach_copy_(copies, sources)
+
+    def rebuild(slots: Any) -> Any:
+        return {key: rebuild(item) for key, item in slots.items()} if isinstance(slots, dict) else copies[slots]
+
+    fresh_log = (
+        {name: copies[log_slots[name]] if name in log_slots else value for name, value in log.items()} if log else None
+    )
+    return rebuild(obs_slots), copies[reward_slot], fresh_log
 
 
 def _with_log_copy(returned: tuple) -> tuple:

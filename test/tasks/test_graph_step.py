@@ -7,7 +7,7 @@ import torch
 
 from .test_mask_reset import DIRECT_TASKS, FIXED_RESET, _close, _make_env, _robot
 
-pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="CUDA graphs need a CUDA device")
+cuda_only = pytest.mark.skipif(not torch.cuda.is_available(), reason="CUDA graphs need a CUDA device")
 
 STEPS = 20
 EPISODE_S = 0.1  # 6 env steps at the tasks' 1/60 s env step: time-out resets on steps 6, 12 and 18
@@ -63,6 +63,7 @@ def _assert_same_trajectory(eager: dict, graph: dict) -> None:
     assert graph["sim_time"] == pytest.approx(eager["sim_time"], rel=1e-12)
 
 
+@cuda_only
 @pytest.mark.parametrize("task", [*DIRECT_TASKS, "Isaac-Cartpole-v0"])
 def test_replayed_steps_match_eager_steps(task):
     """Replayed steps return what eager steps return (time-out resets and carried task state included)."""
@@ -74,6 +75,7 @@ def test_replayed_steps_match_eager_steps(task):
     _assert_same_trajectory(eager, graph)
 
 
+@cuda_only
 def test_step_is_recorded_again_when_a_wrench_composer_turns_on():
     """A force switched on mid-run makes the next steps run it: the trajectory matches eager steps with the force."""
     task = "Isaac-Cartpole-Direct-v0"
@@ -86,6 +88,7 @@ def test_step_is_recorded_again_when_a_wrench_composer_turns_on():
     assert not torch.allclose(without["returned"][10]["obs"], graph["returned"][10]["obs"]), "the force must act"
 
 
+@cuda_only
 @pytest.mark.parametrize("task", ["Isaac-Ant-Direct-v0", "Isaac-Cartpole-v0"])
 def test_replayed_steps_do_not_synchronize(task):
     """Replayed steps (resets included) run under ``torch.cuda.set_sync_debug_mode("error")``."""
@@ -111,6 +114,7 @@ def replay_under_sync_error(env, actions: torch.Tensor, steps: int = 12) -> None
         torch.cuda.set_sync_debug_mode("default")
 
 
+@cuda_only
 def test_configuration_values_are_those_of_the_recording_until_discarded():
     """A reward scale changed after recording keeps its old value until ``discard_step_graph()``."""
     task = "Isaac-Cartpole-Direct-v0"
@@ -135,6 +139,7 @@ def test_configuration_values_are_those_of_the_recording_until_discarded():
         _close(env)
 
 
+@cuda_only
 def test_returned_observation_and_reward_survive_the_next_step():
     """As in core's step, eager, recorded and replayed steps return new observation and reward tensors."""
     env = _make_env("Isaac-Cartpole-Direct-v0", 4, device="cuda:0")
@@ -151,3 +156,25 @@ def test_returned_observation_and_reward_survive_the_next_step():
         assert not torch.equal(returned[-1][0], returned[-2][0]), "the steps must have moved the cart"
     finally:
         _close(env)
+
+
+def test_fresh_outputs_copy_every_tensor_into_new_memory():
+    """A replayed step's nested observation, reward and logged tensors come back as equal copies in new memory."""
+    from isaaclab_contrib.tasks.graph_step import _fresh_outputs
+
+    obs = {"policy": torch.arange(6.0).reshape(2, 3), "extra": {"depth": torch.ones(2, 4)}}
+    reward = torch.tensor([0.5, -1.0])
+    log = {"Episode_Reward/alive": torch.tensor(2.0), "Metrics/count": torch.tensor(3), "note": "kept"}
+    fresh_obs, fresh_reward, fresh_log = _fresh_outputs(obs, reward, log)
+    pairs = [
+        (fresh_obs["policy"], obs["policy"]),
+        (fresh_obs["extra"]["depth"], obs["extra"]["depth"]),
+        (fresh_reward, reward),
+        (fresh_log["Episode_Reward/alive"], log["Episode_Reward/alive"]),
+        (fresh_log["Metrics/count"], log["Metrics/count"]),
+    ]
+    for copy, source in pairs:
+        assert torch.equal(copy, source) and copy.dtype == source.dtype
+        assert copy.data_ptr() != source.data_ptr()
+    assert list(fresh_log) == list(log) and fresh_log["note"] == "kept"
+    assert _fresh_outputs(obs, reward, None)[2] is None
