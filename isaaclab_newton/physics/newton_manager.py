@@ -399,23 +399,16 @@ class NewtonManager(PhysicsManager):
         """
         NewtonManager._state_stamp += 1
         pending = NewtonManager._pending_fk
-        if pending is None:
-            return
-        if articulations is not None:
+        if pending is not None and articulations is not None:
             pending.mark(articulations, select)
-        if fk_queued:
+        if pending is not None and fk_queued:
             pending.note_marked()
 
     @classmethod
     def queued_fk_mask(cls) -> wp.array | None:
-        """The bool mask over model articulations whose masked FK is queued (``None`` before the model exists).
-
-        A write kernel may set the entries of the articulations it wrote instead of a separate marking launch; it
-        must be followed by ``note_state_write(fk_queued=True)``. An entry of ``-1`` marks the last articulation,
-        as :meth:`note_state_write` does.
-        """
-        pending = NewtonManager._pending_fk
-        return None if pending is None else pending.mask
+        """Bool mask over model articulations whose FK is queued, for write kernels that set their entries themselves
+        (then ``note_state_write(fk_queued=True)``); ``None`` before the model exists."""
+        return None if NewtonManager._pending_fk is None else NewtonManager._pending_fk.mask
 
     @classmethod
     def get_state_stamp(cls) -> int:
@@ -862,6 +855,11 @@ class NewtonManager(PhysicsManager):
     def _release_solver(cls) -> None:
         if NewtonManager._solver is not None or NewtonManager._model is not None:
             cls._solver_specific_clear()
+        NewtonManager._drop_solver_state()
+
+    @staticmethod
+    def _drop_solver_state() -> None:
+        """Empty the solver slots and what was made for the solver: graph, observables, collision pipeline."""
         for name in SLOT_NAMES:
             setattr(NewtonManager, name, None)
         NewtonManager._graph = None
@@ -873,8 +871,7 @@ class NewtonManager(PhysicsManager):
 
     @staticmethod
     def _clear_scene() -> None:
-        for name in SLOT_NAMES:
-            setattr(NewtonManager, name, None)
+        NewtonManager._drop_solver_state()
         NewtonManager._builder = None
         NewtonManager._declared_prims = {}
         NewtonManager._model = None
@@ -882,11 +879,7 @@ class NewtonManager(PhysicsManager):
         NewtonManager._state_0 = None
         NewtonManager._state_1 = None
         NewtonManager._control = None
-        NewtonManager._collision_pipeline = None
-        NewtonManager._contacts = None
         NewtonManager._external_body_f = None
-        NewtonManager._graph = None
-        NewtonManager._graph_deferred = False
         NewtonManager._recording_env_step = False
         NewtonManager._recording_clocks = None
         NewtonManager._reset_world_mask = None
@@ -895,8 +888,6 @@ class NewtonManager(PhysicsManager):
         NewtonManager._state_stamp += 1
         NewtonManager._world_health = None
         NewtonManager._observable_requests = ObservableRequests()
-        NewtonManager._observable_schedule = None
-        NewtonManager._simulation_started = False
 
 
 def _stage_has_physics(stage: Any) -> bool:
