@@ -25,7 +25,8 @@ How a step is run:
 
 Steps run eagerly (core's path, nothing recorded) on CPU, without ``NewtonCfg.use_cuda_graph``, where the mask
 reset does not apply, while rendering or recording video, with interval events (their timers branch on the host),
-with ``NewtonCfg.debug_mode``, and when :attr:`GraphStepMixin.capture_env_step` is ``False``. A reset
+with ``NewtonCfg.debug_mode``, with actuator groups whose compute binds new state tensors every step (core's MLP
+actuator network), and when :attr:`GraphStepMixin.capture_env_step` is ``False``. A reset
 requested from a UI control runs that step eagerly and records the graph again.
 """
 
@@ -68,6 +69,7 @@ class GraphStepMixin(MaskResetMixin):
         self._step_outputs: tuple | None = None
         self._step_carried: tuple[torch.Tensor, ...] = ()
         self._step_clocks: ReplayedClocks | None = None
+        self._rebinding_actuators = _actuators_rebinding_state(self.scene)
 
     def step_graph_unavailable_reason(self) -> str | None:
         """Why ``env.step()`` runs eagerly instead of replaying a graph, or ``None`` when it replays one."""
@@ -84,7 +86,7 @@ class GraphStepMixin(MaskResetMixin):
             return "interval events are configured (their timers branch on the host)"
         if getattr(self.cfg.sim.physics, "debug_mode", False):
             return "NewtonCfg.debug_mode reads solver state on the host after each physics step"
-        return None
+        return self._rebinding_actuators
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         """Core's reset (every env, by index), then the step is recorded again.
@@ -203,6 +205,15 @@ class GraphStepMixin(MaskResetMixin):
         self.sim._physics_step_count += decimation
         NewtonManager.note_replayed_steps(decimation)
         self._step_clocks.advance(NewtonManager.get_simulation_time())
+
+
+def _actuators_rebinding_state(scene) -> str | None:
+    """A sentence naming the first articulation with actuator groups that rebind their state each step, or ``None``."""
+    for name, articulation in scene.articulations.items():
+        groups = articulation.actuator_groups_rebinding_state()
+        if groups:
+            return f"articulation '{name}' has actuator groups {groups} that bind new state tensors every step"
+    return None
 
 
 def _tensors(attrs: dict[str, Any], prefix: tuple = (), depth: int = 1) -> Iterator[tuple[tuple, torch.Tensor]]:

@@ -47,7 +47,7 @@ def reset_joints_by_offset_mask(
         velocity_range: Offset range of the joint velocities [m/s or rad/s].
         asset_cfg: The articulation and its joints (default: every joint of the entity ``"robot"``, as in core).
     """
-    _apply_joint_resets(env, env_mask, [_JointReset(asset_cfg, False, position_range, velocity_range)])
+    _apply_joint_resets(env, env_mask, [_JointReset(asset_cfg, False, position_range, velocity_range)], slot=None)
 
 
 def reset_joints_by_scale_mask(
@@ -66,7 +66,7 @@ def reset_joints_by_scale_mask(
         velocity_range: Range of the factor on the default joint velocities.
         asset_cfg: The articulation and its joints (default: every joint of the entity ``"robot"``, as in core).
     """
-    _apply_joint_resets(env, env_mask, [_JointReset(asset_cfg, True, position_range, velocity_range)])
+    _apply_joint_resets(env, env_mask, [_JointReset(asset_cfg, True, position_range, velocity_range)], slot=None)
 
 
 _JOINT_RESET_FORMS: MappingProxyType[Callable, bool] = MappingProxyType(
@@ -103,19 +103,20 @@ def run_reset_events_mask(env: Any, env_mask: torch.Tensor, term_cfgs: Sequence[
         term_cfgs: Event term configurations (``func`` and ``params``), each with a mask form.
     """
     group: list[_JointReset] = []
-    for term_cfg in term_cfgs:
+    start = 0  # the position of the group's first term: its slot among the groups kept on the env
+    for index, term_cfg in enumerate(term_cfgs):
         form = mask_event_form(term_cfg.func)
         reset = _JointReset.of(form, term_cfg.params)
-        if reset is not None and (not group or group[0].asset_name == reset.asset_name):
+        if reset is not None and group and group[0].asset_name == reset.asset_name:
             group.append(reset)
             continue
         if group:
-            _apply_joint_resets(env, env_mask, group)
-        group = [] if reset is None else [reset]
+            _apply_joint_resets(env, env_mask, group, slot=start)
+        group, start = ([] if reset is None else [reset]), index
         if reset is None:
             form(env, env_mask, **term_cfg.params)
     if group:
-        _apply_joint_resets(env, env_mask, group)
+        _apply_joint_resets(env, env_mask, group, slot=start)
 
 
 class _JointReset(NamedTuple):
@@ -146,11 +147,15 @@ class _JointReset(NamedTuple):
         return _DEFAULT_ASSET if self.asset_cfg is None else self.asset_cfg.name
 
 
-def _apply_joint_resets(env: Any, env_mask: torch.Tensor, resets: list[_JointReset]) -> None:
-    """Run ``resets`` (joint resets of one articulation, in order) as one group on the envs set in ``env_mask``."""
+def _apply_joint_resets(env: Any, env_mask: torch.Tensor, resets: list[_JointReset], *, slot: int | None) -> None:
+    """Run ``resets`` (joint resets of one articulation, in order) as one group on the envs set in ``env_mask``.
+
+    ``slot`` is the position of the group's first term among the env's reset events (``None`` for a direct call of a
+    public mask form): two groups of the same entities at different positions keep buffers and ranges of their own.
+    """
     asset = env.scene[resets[0].asset_name]
     groups = env.__dict__.setdefault("_mask_event_joint_groups", {})
-    key = (resets[0].asset_name, tuple(id(reset.asset_cfg) for reset in resets))
+    key = (slot, resets[0].asset_name, tuple(id(reset.asset_cfg) for reset in resets))
     group = groups.get(key)
     if group is None or not group.serves(asset, resets):
         group = groups[key] = _JointResetGroup(asset, resets)

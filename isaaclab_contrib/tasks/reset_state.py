@@ -60,7 +60,7 @@ class ResetStateSampler:
         data = robot.data
         low, span = self._range_arrays(ranges)
         if self._origins is None or env_origins is not self._origins[0]:
-            self._origins = (env_origins, wp.from_torch(env_origins.contiguous(), dtype=wp.vec3f))
+            self._origins = (env_origins, wp.from_torch(env_origins, dtype=wp.vec3f))  # a view: edits show
         self._uniform.uniform_()  # torch's generator: the values torch.rand would draw
         uniform, root_pose, joint_pos, joint_vel = self._out
         args = (
@@ -89,6 +89,11 @@ class ResetStateSampler:
         A step replayed from a CUDA graph keeps the values it was recorded with.
         """
         if self._ranges is None or self._ranges[0] != ranges:
+            if wp.get_device(str(self._uniform.device)).is_capturing:
+                raise RuntimeError(
+                    "The reset ranges of the task changed between the eager step and the recording of the step's CUDA"
+                    " graph; change them before env.step() and call env.discard_step_graph() after."
+                )
             low = torch.zeros((2, self._robot.num_joints), dtype=torch.float32)
             span = torch.zeros_like(low)
             for row, joint_ids, (lower, upper) in ranges:

@@ -82,3 +82,18 @@ def test_mask_reset_of_env_2_redraws_its_delay_and_keeps_the_others(delayed_cart
         assert b.num_pushes[2] == 0 and 1 <= int(b.time_lags[2]) <= MAX_DELAY
     assert len({int(b.time_lags[2]) for b in buffers}) == 1, "one delay per env for the three command buffers"
     assert robot.actuators["pole"].resets.tolist() == [0, 0, 1, 0]
+
+
+def test_mlp_groups_are_named_as_rebinding_their_state(delayed_cartpoles):
+    """An MLP actuator network group (its compute rolls its history into new tensors) is named; PD groups are not."""
+    from types import SimpleNamespace
+
+    from isaaclab.actuators import ActuatorNetMLP
+
+    from isaaclab_newton.assets.articulation.actuator_resets import groups_rebinding_state
+
+    _, _, robot = delayed_cartpoles
+    assert robot.actuator_groups_rebinding_state() == []
+    mlp = object.__new__(ActuatorNetMLP)  # the class is what is looked at; no network file needed
+    collection = SimpleNamespace(_groups={**robot.actuators._groups, "legs": mlp})
+    assert groups_rebinding_state(collection) == ["legs"]

@@ -175,6 +175,27 @@ def test_event_between_joint_resets_sees_only_the_earlier_one(env):
     torch.testing.assert_close(_joint_state(env)[0][MASK, 1], default[MASK, 1] + 0.1, atol=1e-6, rtol=0.0)
 
 
+def test_groups_sharing_an_entity_cfg_keep_ranges_of_their_own(env):
+    """Two joint resets on one SceneEntityCfg object, split by another event, keep their own ranges across resets."""
+
+    def nothing(env, env_mask):
+        pass
+
+    nothing.mask_form = nothing
+    first = _event(env, mdp.reset_joints_by_offset, ["slider_to_cart"], (0.3, 0.3), (0.0, 0.0))
+    second = EventTermCfg(func=mdp.reset_joints_by_offset, mode="reset", params=dict(first.params))
+    second.params["position_range"] = (-0.2, -0.2)  # same asset_cfg object, other ranges
+    terms = [first, EventTermCfg(func=nothing, mode="reset", params={}), second]
+    env.__dict__.pop("_mask_event_joint_groups", None)
+    for _ in range(2):
+        run_reset_events_mask(env, MASK, terms)
+    groups = env._mask_event_joint_groups
+    assert len(groups) == 2
+    assert {group._ranges_key[0][1] for group in groups.values()} == {0.3, -0.2}, "each group kept its own ranges"
+    default = env.scene["robot"].data.default_joint_pos.torch
+    torch.testing.assert_close(_joint_state(env)[0][MASK, 0], default[MASK, 0] - 0.2, atol=1e-6, rtol=0.0)
+
+
 def test_changed_ranges_apply_on_the_next_reset(env):
     """Ranges edited in the term's params between two (eager) resets are used by the second one."""
     term = _event(env, mdp.reset_joints_by_offset, ["slider_to_cart"], (0.3, 0.3), (0.0, 0.0))

@@ -6,6 +6,10 @@ Core resets actuator groups by env index (:meth:`~isaaclab.actuators.ActuatorCol
 remotized subclass) draw new per-env delays, here for every env and kept only where the mask is set. Groups of
 other classes reset by index: their envs are found with ``nonzero``, a host sync on CUDA
 (:func:`index_only_groups` names them, so that a caller can avoid the mask path).
+
+:func:`groups_rebinding_state` names the groups whose ``compute`` rebinds their per-env state to new tensors on
+every physics step (core's MLP actuator network rolls its history into a new tensor): a step replayed from a CUDA
+graph would read the tensor bound when it was recorded on every replay, so such scenes step eagerly.
 """
 
 from __future__ import annotations
@@ -47,6 +51,19 @@ _BY_MASK: dict[Callable, Callable[[ActuatorBase, torch.Tensor], None]] = {
     DelayedPDActuator.reset: _reset_delayed_pd,
 }
 """Mask resets of the stateful groups, keyed by the group class' ``reset``."""
+
+
+_REBINDS_STATE = frozenset({ActuatorNetMLP.compute})
+"""Group ``compute`` methods that bind new per-env state tensors on every call."""
+
+
+def groups_rebinding_state(collection: ActuatorCollection) -> list[str]:
+    """Names of the groups of ``collection`` whose ``compute`` rebinds per-env state tensors on every call."""
+    return [
+        name
+        for name, group in collection._groups.items()
+        if isinstance(group, ActuatorBase) and type(group).compute in _REBINDS_STATE
+    ]
 
 
 def index_only_groups(collection: ActuatorCollection) -> list[str]:

@@ -20,7 +20,7 @@ from ..newton_asset import Ids, NewtonAssetMixin
 from ..state_writes import EntryTable, write_joint_values
 from ..unsupported import mark_unsupported
 from .actuator_control import NewtonActuatorCollection, NewtonArticulationActuatorControl
-from .actuator_resets import index_only_groups, reset_groups_by_mask
+from .actuator_resets import groups_rebinding_state, index_only_groups, reset_groups_by_mask
 from .articulation_data import ArticulationData
 from .binding import ArticulationBinding, torch_view
 
@@ -151,6 +151,10 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     def actuator_groups_reset_by_index(self) -> list[str]:
         """Actuator groups whose per-env state resets by env index only: a reset by mask reads the mask on the host."""
         return index_only_groups(self.actuators)
+
+    def actuator_groups_rebinding_state(self) -> list[str]:
+        """Actuator groups whose compute binds new per-env state tensors each physics step (not replayable)."""
+        return groups_rebinding_state(self.actuators)
 
     def write_data_to_sim(self) -> None:
         """Run the actuator models, submit their commands into ``Control`` and apply the composed wrenches."""

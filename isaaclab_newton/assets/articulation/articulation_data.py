@@ -31,7 +31,9 @@ _TENDON_FIELDS = (
 class ArticulationData(NewtonBodyDataMixin, BaseArticulationData):
     """State and properties of an articulation in N Newton worlds.
 
-    Buffers are allocated once and refreshed in place, so ``data.joint_pos.torch`` may be cached by callers;
+    Buffers are allocated once and refreshed in place, so ``data.joint_pos.torch`` may be cached by callers (joint
+    and body state reads are views of the simulation state where the layout allows: read-only, write through the
+    ``write_*`` methods);
     state-derived ones (joint positions, velocities, accelerations and the body/root quantities) are computed on
     read and cached until the state changes (see :mod:`isaaclab_newton.assets.body_data`).
     Joint units: [m] or [rad], [m/s] or [rad/s]. Body/root conventions: see :class:`NewtonBodyDataMixin`.
