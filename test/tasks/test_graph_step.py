@@ -13,10 +13,13 @@ STEPS = 20
 EPISODE_S = 0.1  # 6 env steps at the tasks' 1/60 s env step: time-out resets on steps 6, 12 and 18
 
 
-def _run(task: str, *, capture: bool, force_from: int | None = None) -> dict:
+def _run(
+    task: str, *, capture: bool, force_from: int | None = None, overwrite: tuple[int, float] | None = None
+) -> dict:
     """``STEPS`` steps of fixed pseudo-random actions; copies of what each step returned and the host counters.
 
-    With ``force_from``, a permanent force on every body of the robot is switched on before that step.
+    With ``force_from``, a permanent force on every body of the robot is switched on before that step. With
+    ``overwrite = (step, value)``, env 0's action entries are ``value`` at that step.
     """
     from isaaclab.physics import PhysicsManager
 
@@ -33,6 +36,8 @@ def _run(task: str, *, capture: bool, force_from: int | None = None) -> dict:
                 forces[..., 1] = 3.0  # along the cart's rail (the y axis)
                 robot.permanent_wrench_composer.set_forces_and_torques_index(forces=forces, is_global=True)
             action = 2.0 * torch.rand((env.num_envs, env.action_space.shape[-1]), generator=generator) - 1.0
+            if overwrite is not None and step == overwrite[0]:
+                action[0] = overwrite[1]
             obs, reward, terminated, time_out, extras = env.step(action.to(env.device))
             returned.append(
                 {
@@ -72,6 +77,15 @@ def test_replayed_steps_match_eager_steps(task):
     assert not eager["graph"] and eager["reason"] is not None
     assert graph["graph"] and graph["reason"] is None, graph["reason"]
     assert any(bool(r["time_out"].any()) for r in graph["returned"]), "the window must contain time-out resets"
+    _assert_same_trajectory(eager, graph)
+
+
+@cuda_only
+def test_nan_action_in_a_replayed_step_acts_as_zero():
+    """A NaN action in a replayed step acts as 0 (the guard writes the step's input): same as eager steps given 0."""
+    eager = _run("Isaac-Cartpole-Direct-v0", capture=False, overwrite=(10, 0.0))
+    graph = _run("Isaac-Cartpole-Direct-v0", capture=True, overwrite=(10, float("nan")))
+    assert graph["graph"], graph["reason"]
     _assert_same_trajectory(eager, graph)
 
 
