@@ -14,7 +14,8 @@ How a step is run:
   are active), and a change records the step again;
 - state a step carries to the next one by rebinding an attribute (``self.potentials = ...`` in Isaac Lab's
   locomotion task, a tensor in ``extras``) is carried by the graph itself: at the end of the recorded step, the
-  new tensor is copied into the one the step read at its start, which the mixin keeps alive with the graph;
+  new tensor is copied into the one the step read at its start, which the mixin keeps alive with the graph (not
+  when that one is a view of the simulation state, such as asset data: it is current by itself);
 - what a step returns has core's semantics: the observations and the reward are new tensors on every step (copies
   of the graph's buffers: learners such as rsl-rl keep the observation of one step while they take the next), the
   termination and time-out tensors are the env's persistent buffers, rewritten by every step as in core;
@@ -175,11 +176,15 @@ class GraphStepMixin(MaskResetMixin):
         def one_step() -> None:
             before = dict(_tensors(vars(self)))
             outputs.append(super(GraphStepMixin, self).step(self._step_action))
+            state = _state_memory()
             for path, new in _tensors(vars(self)):
                 old = before.get(path)
-                if old is not None and old is not new and _same_layout(old, new):
-                    old.copy_(new)  # the next replay reads ``old``: it must hold what this step left
-                    carried.append(old)
+                if old is None or old is new or not _same_layout(old, new):
+                    continue
+                if _within(old, state):
+                    continue  # a view of the simulation state (asset data) is current by itself: never written to
+                old.copy_(new)  # the next replay reads ``old``: it must hold what this step left
+                carried.append(old)
 
         try:
             with NewtonManager.recording_env_step() as clocks:
@@ -278,6 +283,19 @@ def _with_log_copy(returned: tuple) -> tuple:
             copied[name] = value.clone() if isinstance(value, torch.Tensor) else value
     copied = {name: copied[name] for name in log}  # the log's key order
     return obs, reward, terminated, time_out, {**extras, "log": copied}
+
+
+def _state_memory() -> list[tuple[int, int]]:
+    """Byte ranges ``[start, end)`` of the manager's current state arrays (what asset data views alias)."""
+    state = NewtonManager.get_state_0()
+    arrays = [getattr(state, name, None) for name in ("joint_q", "joint_qd", "body_q", "body_qd")] if state else []
+    return [(a.ptr, a.ptr + a.capacity) for a in arrays if a is not None and a.ptr is not None]
+
+
+def _within(tensor: torch.Tensor, ranges: list[tuple[int, int]]) -> bool:
+    """Whether ``tensor``'s first element lies in one of the byte ``ranges``."""
+    start = tensor.data_ptr()
+    return any(low <= start < high for low, high in ranges)
 
 
 def _same_layout(a: torch.Tensor, b: torch.Tensor) -> bool:

@@ -192,3 +192,18 @@ def test_fresh_outputs_copy_every_tensor_into_new_memory():
         assert copy.data_ptr() != source.data_ptr()
     assert list(fresh_log) == list(log) and fresh_log["note"] == "kept"
     assert _fresh_outputs(obs, reward, None)[2] is None
+
+
+def test_views_of_the_simulation_state_are_told_apart_from_task_buffers():
+    """Asset data views lie in the manager's state memory (never carried by a recorded step); task buffers do not."""
+    from isaaclab_contrib.tasks.graph_step import _state_memory, _within
+
+    env = _make_env("Isaac-Cartpole-Direct-v0", 4)
+    try:
+        env.reset(seed=0)
+        state = _state_memory()
+        data = _robot(env).data
+        assert _within(data.joint_pos.torch, state) and _within(data.body_link_pose_w.torch, state)
+        assert not _within(env.episode_length_buf, state) and not _within(env.actions, state)
+    finally:
+        _close(env)
