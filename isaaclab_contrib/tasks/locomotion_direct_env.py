@@ -17,6 +17,7 @@ from isaaclab_newton.physics.recorded_launch import RecordedLaunches
 from ._reuse import load_isaaclab_tasks_module
 from .graph_step import GraphStepMixin
 from .locomotion_kernels import (
+    DerivedState,
     locomotion_derived_state_kernel,
     locomotion_dones_kernel,
     locomotion_effort_kernel,
@@ -82,7 +83,9 @@ class LocomotionMaskResetEnv(GraphStepMixin, _upstream.LocomotionDirectEnv):
         }
         self._term_derived["potentials"].copy_(self.potentials)
         self._term_derived["prev_potentials"].copy_(self.prev_potentials)
-        self._term_derived_wp = tuple(wp.from_torch(self._term_derived[name]) for name in _DERIVED)
+        self._term_derived_wp = DerivedState()  # persistent buffers: one struct for every launch
+        for name, buffer in self._term_derived.items():
+            setattr(self._term_derived_wp, name, wp.from_torch(buffer))
         self._term_actions = torch.zeros((n, num_actions), dtype=torch.float32, device=device)
         self._term_actions.copy_(self.actions)
         self._term_efforts = torch.zeros((n, num_actions), dtype=torch.float32, device=device)
@@ -118,7 +121,7 @@ class LocomotionMaskResetEnv(GraphStepMixin, _upstream.LocomotionDirectEnv):
 
     def _compute_intermediate_values(self) -> None:
         """Upstream's derived state (torso pose and velocities, projections, angles, potentials) in one launch."""
-        args = (*self._term_state_inputs(), *self._term_derived_wp)
+        args = (*self._term_state_inputs(), self._term_derived_wp)
         self._term_launches.launch(locomotion_derived_state_kernel, (self.num_envs,), args)
         self._bind_derived()
 
@@ -132,7 +135,7 @@ class LocomotionMaskResetEnv(GraphStepMixin, _upstream.LocomotionDirectEnv):
             self._term_view("episode_length_buf", wp.int64),
             int(self.max_episode_length),
             float(self.cfg.termination_height),
-            *self._term_derived_wp,
+            self._term_derived_wp,
             self._term_out_wp["died"],
             self._term_view("reset_time_outs", wp.bool),
         )
@@ -216,7 +219,7 @@ class LocomotionMaskResetEnv(GraphStepMixin, _upstream.LocomotionDirectEnv):
             self._term_tensor_view("scene.env_origins", self.scene.env_origins, wp.float32),
             *self._term_state_inputs(),
             self._term_view("actions", wp.float32),
-            *self._term_derived_wp,
+            self._term_derived_wp,
         )
         self._term_launches.launch(locomotion_reset_kernel, (self.num_envs,), args, fresh=fresh)
         self._bind_derived()

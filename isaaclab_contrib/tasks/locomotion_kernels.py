@@ -38,6 +38,36 @@ def quat_rotate_xyzw(q: wp.quatf, v: wp.vec3f) -> wp.vec3f:
     return v + q[3] * t + wp.cross(xyz, t)
 
 
+@wp.struct
+class DerivedState:
+    """The per-env buffers of upstream's ``_compute_intermediate_values`` that the kernels write."""
+
+    torso_position: wp.array2d(dtype=wp.float32)
+    """Torso position, world frame [m], (num_envs, 3)."""
+    vel_loc: wp.array2d(dtype=wp.float32)
+    """Torso linear velocity, torso frame [m/s], (num_envs, 3)."""
+    angvel_loc: wp.array2d(dtype=wp.float32)
+    """Torso angular velocity, torso frame [rad/s], (num_envs, 3)."""
+    up_proj: wp.array(dtype=wp.float32)
+    """Projection of the torso's up axis on the world's."""
+    heading_proj: wp.array(dtype=wp.float32)
+    """Projection of the torso's heading on the planar direction to the target."""
+    roll: wp.array(dtype=wp.float32)
+    """Torso roll [rad]."""
+    yaw: wp.array(dtype=wp.float32)
+    """Torso yaw [rad]."""
+    angle_to_target: wp.array(dtype=wp.float32)
+    """Planar angle from the heading to the target [rad]."""
+    dof_pos_scaled: wp.array2d(dtype=wp.float32)
+    """Joint positions scaled to [-1, 1] over the soft limits, (num_envs, num_joints)."""
+    dof_vel: wp.array2d(dtype=wp.float32)
+    """Joint velocities relative to the defaults [rad/s], (num_envs, num_joints)."""
+    potentials: wp.array(dtype=wp.float32)
+    """Potential: minus the planar distance to the target over ``step_dt`` [m/s]."""
+    prev_potentials: wp.array(dtype=wp.float32)
+    """The potential before this update."""
+
+
 @wp.func
 def locomotion_derived_state(
     env: int,
@@ -54,42 +84,31 @@ def locomotion_derived_state(
     targets: wp.array2d(dtype=wp.float32),
     potentials_in: wp.array(dtype=wp.float32),
     step_dt: wp.float32,
-    torso_position: wp.array2d(dtype=wp.float32),
-    vel_loc: wp.array2d(dtype=wp.float32),
-    angvel_loc: wp.array2d(dtype=wp.float32),
-    up_proj: wp.array(dtype=wp.float32),
-    heading_proj: wp.array(dtype=wp.float32),
-    roll: wp.array(dtype=wp.float32),
-    yaw: wp.array(dtype=wp.float32),
-    angle_to_target: wp.array(dtype=wp.float32),
-    dof_pos_scaled: wp.array2d(dtype=wp.float32),
-    dof_vel: wp.array2d(dtype=wp.float32),
-    potentials: wp.array(dtype=wp.float32),
-    prev_potentials: wp.array(dtype=wp.float32),
+    derived: DerivedState,
 ):
     """Upstream's ``_compute_intermediate_values`` for one env; ``potentials_in`` may be ``potentials`` itself."""
     pos = root_pos_w[env]
     lin = root_lin_vel_b[env]
     ang = root_ang_vel_b[env]
     for k in range(3):
-        torso_position[env, k] = pos[k]
-        vel_loc[env, k] = lin[k]
-        angvel_loc[env, k] = ang[k]
+        derived.torso_position[env, k] = pos[k]
+        derived.vel_loc[env, k] = lin[k]
+        derived.angvel_loc[env, k] = ang[k]
     for j in range(joint_pos.shape[1]):
-        dof_vel[env, j] = joint_vel[env, j] - default_joint_vel[env, j]
+        derived.dof_vel[env, j] = joint_vel[env, j] - default_joint_vel[env, j]
         limits = soft_joint_pos_limits[env, j]
         offset = (limits[0] + limits[1]) * wp.float32(0.5)
-        dof_pos_scaled[env, j] = wp.float32(2.0) * (joint_pos[env, j] - offset) / (limits[1] - limits[0])
+        derived.dof_pos_scaled[env, j] = wp.float32(2.0) * (joint_pos[env, j] - offset) / (limits[1] - limits[0])
 
     # planar vector to the walk target
     to_x = targets[env, 0] - pos[0]
     to_y = targets[env, 1] - pos[1]
     distance = planar_norm(to_x, to_y)
-    up_proj[env] = -projected_gravity_b[env][2]
+    derived.up_proj[env] = -projected_gravity_b[env][2]
     q = root_quat_w[env]
     heading = quat_rotate_xyzw(q, forward_b[env])
     scale = wp.max(distance, _NORM_EPS)
-    heading_proj[env] = (
+    derived.heading_proj[env] = (
         heading[0] * (to_x / scale) + heading[1] * (to_y / scale) + heading[2] * (wp.float32(0.0) / scale)
     )
 
@@ -100,12 +119,12 @@ def locomotion_derived_state(
     sin_yaw = wp.float32(2.0) * (qw * qz + qx * qy)
     cos_yaw = wp.float32(1.0) - wp.float32(2.0) * (qy * qy + qz * qz)
     env_yaw = wp.atan2(sin_yaw, cos_yaw)
-    roll[env] = wp.atan2(sin_roll, cos_roll)
-    yaw[env] = env_yaw
-    angle_to_target[env] = wp.atan2(to_y, to_x) - env_yaw
+    derived.roll[env] = wp.atan2(sin_roll, cos_roll)
+    derived.yaw[env] = env_yaw
+    derived.angle_to_target[env] = wp.atan2(to_y, to_x) - env_yaw
 
-    prev_potentials[env] = potentials_in[env]
-    potentials[env] = -distance / step_dt
+    derived.prev_potentials[env] = potentials_in[env]
+    derived.potentials[env] = -distance / step_dt
 
 
 @wp.kernel(enable_backward=False)
@@ -123,18 +142,7 @@ def locomotion_derived_state_kernel(
     targets: wp.array2d(dtype=wp.float32),
     potentials_in: wp.array(dtype=wp.float32),
     step_dt: wp.float32,
-    torso_position: wp.array2d(dtype=wp.float32),
-    vel_loc: wp.array2d(dtype=wp.float32),
-    angvel_loc: wp.array2d(dtype=wp.float32),
-    up_proj: wp.array(dtype=wp.float32),
-    heading_proj: wp.array(dtype=wp.float32),
-    roll: wp.array(dtype=wp.float32),
-    yaw: wp.array(dtype=wp.float32),
-    angle_to_target: wp.array(dtype=wp.float32),
-    dof_pos_scaled: wp.array2d(dtype=wp.float32),
-    dof_vel: wp.array2d(dtype=wp.float32),
-    potentials: wp.array(dtype=wp.float32),
-    prev_potentials: wp.array(dtype=wp.float32),
+    derived: DerivedState,
 ):
     """Per env: upstream's ``_compute_intermediate_values`` (see :func:`locomotion_derived_state`)."""
     env = wp.tid()
@@ -153,18 +161,7 @@ def locomotion_derived_state_kernel(
         targets,
         potentials_in,
         step_dt,
-        torso_position,
-        vel_loc,
-        angvel_loc,
-        up_proj,
-        heading_proj,
-        roll,
-        yaw,
-        angle_to_target,
-        dof_pos_scaled,
-        dof_vel,
-        potentials,
-        prev_potentials,
+        derived,
     )
 
 
@@ -186,18 +183,7 @@ def locomotion_dones_kernel(
     episode_length: wp.array(dtype=wp.int64),
     max_episode_length: wp.int64,
     termination_height: wp.float32,
-    torso_position: wp.array2d(dtype=wp.float32),
-    vel_loc: wp.array2d(dtype=wp.float32),
-    angvel_loc: wp.array2d(dtype=wp.float32),
-    up_proj: wp.array(dtype=wp.float32),
-    heading_proj: wp.array(dtype=wp.float32),
-    roll: wp.array(dtype=wp.float32),
-    yaw: wp.array(dtype=wp.float32),
-    angle_to_target: wp.array(dtype=wp.float32),
-    dof_pos_scaled: wp.array2d(dtype=wp.float32),
-    dof_vel: wp.array2d(dtype=wp.float32),
-    potentials: wp.array(dtype=wp.float32),
-    prev_potentials: wp.array(dtype=wp.float32),
+    derived: DerivedState,
     died: wp.array(dtype=wp.bool),
     time_out: wp.array(dtype=wp.bool),
 ):
@@ -218,18 +204,7 @@ def locomotion_dones_kernel(
         targets,
         potentials_in,
         step_dt,
-        torso_position,
-        vel_loc,
-        angvel_loc,
-        up_proj,
-        heading_proj,
-        roll,
-        yaw,
-        angle_to_target,
-        dof_pos_scaled,
-        dof_vel,
-        potentials,
-        prev_potentials,
+        derived,
     )
     died[env] = root_pos_w[env][2] < termination_height
     time_out[env] = episode_length[env] >= max_episode_length
@@ -254,18 +229,7 @@ def locomotion_reset_kernel(
     potentials_in: wp.array(dtype=wp.float32),
     step_dt: wp.float32,
     actions: wp.array2d(dtype=wp.float32),
-    torso_position: wp.array2d(dtype=wp.float32),
-    vel_loc: wp.array2d(dtype=wp.float32),
-    angvel_loc: wp.array2d(dtype=wp.float32),
-    up_proj: wp.array(dtype=wp.float32),
-    heading_proj: wp.array(dtype=wp.float32),
-    roll: wp.array(dtype=wp.float32),
-    yaw: wp.array(dtype=wp.float32),
-    angle_to_target: wp.array(dtype=wp.float32),
-    dof_pos_scaled: wp.array2d(dtype=wp.float32),
-    dof_vel: wp.array2d(dtype=wp.float32),
-    potentials: wp.array(dtype=wp.float32),
-    prev_potentials: wp.array(dtype=wp.float32),
+    derived: DerivedState,
 ):
     """Per env: where ``mask``, zero actions and the potential of the default root pose; then the derived state.
 
@@ -294,18 +258,7 @@ def locomotion_reset_kernel(
         targets,
         potentials_in,
         step_dt,
-        torso_position,
-        vel_loc,
-        angvel_loc,
-        up_proj,
-        heading_proj,
-        roll,
-        yaw,
-        angle_to_target,
-        dof_pos_scaled,
-        dof_vel,
-        potentials,
-        prev_potentials,
+        derived,
     )
 
 

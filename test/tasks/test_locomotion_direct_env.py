@@ -126,9 +126,13 @@ def test_derived_state_kernel_reads_strided_data():
     """Root and joint data given as strided views (columns of wider state arrays) give what contiguous copies give."""
     import warp as wp
 
-    from isaaclab_contrib.tasks.locomotion_kernels import locomotion_derived_state_kernel
+    from isaaclab_contrib.tasks.locomotion_kernels import DerivedState, locomotion_derived_state_kernel
 
     wp.init()
+    names = (  # the struct's fields, in the order of the outputs below
+        "torso_position", "vel_loc", "angvel_loc", "up_proj", "heading_proj", "roll", "yaw", "angle_to_target",
+        "dof_pos_scaled", "dof_vel", "potentials", "prev_potentials",
+    )  # fmt: skip
     n, j = 5, 4
     generator = torch.Generator().manual_seed(10)
     state = torch.randn((n, 19), generator=generator)  # pose (7), body-frame twist (6), gravity (3), forward (3)
@@ -153,8 +157,11 @@ def test_derived_state_kernel_reads_strided_data():
     def run(inputs: list) -> list[torch.Tensor]:
         outputs = [torch.zeros((n, width)) for width in (3, 3, 3)] + [torch.zeros(n) for _ in range(5)]
         outputs += [torch.zeros((n, j)), torch.zeros((n, j)), torch.zeros(n), torch.zeros(n)]
-        args = [*inputs, wp.from_torch(targets), wp.from_torch(potentials), 0.0166667]
-        wp.launch(locomotion_derived_state_kernel, dim=n, inputs=args + [wp.from_torch(o) for o in outputs])
+        derived = DerivedState()
+        for name, output in zip(names, outputs, strict=True):
+            setattr(derived, name, wp.from_torch(output))
+        args = [*inputs, wp.from_torch(targets), wp.from_torch(potentials), 0.0166667, derived]
+        wp.launch(locomotion_derived_state_kernel, dim=n, inputs=args)
         return outputs
 
     strided = run([wp.from_torch(view, dtype=dtype) for view, dtype in columns.values()])
