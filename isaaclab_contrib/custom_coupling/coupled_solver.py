@@ -10,6 +10,8 @@ import warp as wp
 # Newton 1.8 keeps its particle-shape penalty kernel private; it is the contact law of the semi-implicit solver.
 from newton._src.solvers.semi_implicit.kernels_contact import eval_particle_body_contact_forces
 
+from isaaclab_newton.physics.mujoco_substep import step_mujoco
+
 if TYPE_CHECKING:
     from newton.solvers import SolverBase, SolverMuJoCo, SolverVBD
 
@@ -123,7 +125,7 @@ class CoupledMJWarpVBDSolver:
     def _step_rigid(self, state_0, state_1, control, contacts, dt: float, observables) -> None:
         """Step 4: MuJoCo Warp on its own contacts (the shared ones when ``rigid_uses_newton_contacts``)."""
         rigid_contacts = contacts if self.rigid_uses_newton_contacts else None
-        self.rigid.step(state_0, state_1, control, rigid_contacts, dt, observables=observables)
+        step_mujoco(self.rigid, state_0, state_1, control, rigid_contacts, dt, observables=observables)
 
     def _clear_rigid_step_particle_forces(self, state: newton.State) -> None:
         """Step 5: drop the particle forces written before the rigid step; the contacts are kept."""

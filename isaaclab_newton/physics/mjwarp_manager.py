@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import newton
-from newton.solvers import SolverMuJoCo
+from newton.solvers import SolverBase, SolverMuJoCo
 
 from .mjwarp_manager_cfg import MJWarpSolverCfg
+from .mujoco_substep import step_mujoco
 from .newton_manager import NewtonManager
 
 _OPTIONAL_KWARGS = (
@@ -70,6 +71,19 @@ class NewtonMJWarpManager(NewtonManager):
             )
             NewtonManager._contacts = pipeline.contacts()
             NewtonManager._collision_pipeline = None
+
+    @classmethod
+    def _step_solver(
+        cls,
+        state_0: newton.State,
+        state_1: newton.State,
+        control: newton.Control,
+        contacts: newton.Contacts | None,
+        substep_dt: float,
+        *,
+        observables: SolverBase.Observables | None = None,
+    ) -> None:
+        step_mujoco(NewtonManager._solver, state_0, state_1, control, contacts, substep_dt, observables=observables)
 
     @classmethod
     def _supports_cuda_graph_capture(cls) -> bool:
