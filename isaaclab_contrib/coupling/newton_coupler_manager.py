@@ -11,6 +11,7 @@ from isaaclab.utils.string import string_to_callable
 from newton.solvers.experimental.coupled import SolverCoupled, SolverCoupledADMM, SolverCoupledProxy
 
 from isaaclab_newton.physics import NewtonManager, NewtonSolverCfg
+from isaaclab_newton.physics.mujoco_substep import clear_rne_switch
 from isaaclab_newton.physics.newton_manager_cfg import collision_pipeline_kwargs
 from isaaclab_newton.physics.observables import ObservableSchedule, is_contact_indexed
 
@@ -81,6 +82,22 @@ class NewtonCouplerManager(NewtonManager):
         if contact:
             raise ValueError(f"{cls.__name__} cannot provide {contact}: {_CONTACT_REFUSAL}")
         return super()._allocate_observables()
+
+    @classmethod
+    def _step_solver(
+        cls,
+        state_0: newton.State,
+        state_1: newton.State,
+        control: newton.Control,
+        contacts: newton.Contacts | None,
+        substep_dt: float,
+        *,
+        observables: SolverBase.Observables | None = None,
+    ) -> None:
+        solver = NewtonManager._solver
+        for name in solver.entry_names():
+            clear_rne_switch(solver.solver(name))
+        super()._step_solver(state_0, state_1, control, contacts, substep_dt, observables=observables)
 
     @classmethod
     def _supports_cuda_graph_capture(cls) -> bool:

@@ -33,6 +33,18 @@ def step_mujoco(
         dt: Substep length [s].
         observables: Observables requested on this substep, or ``None``.
     """
-    if not solver.use_mujoco_cpu:
-        solver.mjw_model.opt.run_rne_postconstraint = False
+    clear_rne_switch(solver)
     solver.step(state_in, state_out, control, contacts, dt, observables=observables)
+
+
+def clear_rne_switch(solver: SolverBase) -> None:
+    """Switch MuJoCo Warp's post-constraint RNE pass off until a step's observables ask for it again.
+
+    For a solver that steps a :class:`SolverMuJoCo` inside its own step (Newton's coupled solvers), call this
+    before that step; :func:`step_mujoco` calls it itself. Other solvers, and MuJoCo C, are left as they are.
+
+    Args:
+        solver: Any Newton solver.
+    """
+    if isinstance(solver, SolverMuJoCo) and not solver.use_mujoco_cpu:
+        solver.mjw_model.opt.run_rne_postconstraint = False

@@ -39,8 +39,11 @@ def _proxy_cfg(entries, **mapping_overrides):
     return CouplerProxyCfg(entries=list(entries), proxies=[CouplerProxyMappingCfg(**mapping)])
 
 
-def _make_scene(solver_cfg, *, num_envs: int = 1, observables=(), soft_contact_cfg=None):
-    """A 1 kg, 0.1 m rigid box 1 cm above a 0.2 x 0.2 x 0.1 m soft block (E 1e5 Pa) on the ground, dt 1/120 s."""
+def _make_scene(solver_cfg, *, num_envs: int = 1, observables=(), soft_contact_cfg=None, **physics_cfg):
+    """A 1 kg, 0.1 m rigid box 1 cm above a 0.2 x 0.2 x 0.1 m soft block (E 1e5 Pa) on the ground, dt 1/120 s.
+
+    ``physics_cfg`` goes to :class:`NewtonCfg` as it is (``num_substeps``, ``use_cpu_graph``, ...).
+    """
     import isaaclab.sim as sim_utils
     from isaaclab.assets import AssetBaseCfg, DeformableObjectCfg, RigidObjectCfg
     from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
@@ -79,6 +82,7 @@ def _make_scene(solver_cfg, *, num_envs: int = 1, observables=(), soft_contact_c
         solver_cfg=solver_cfg,
         observables=tuple(observables),
         soft_contact_cfg=soft_contact_cfg or NewtonSoftContactCfg(),
+        **physics_cfg,
     )
     sim = SimulationContext(SimulationCfg(dt=1.0 / 120.0, device=TEST_DEVICE, physics=physics))
     scene = InteractiveScene(SceneCfg(num_envs=num_envs, env_spacing=1.0))
@@ -122,6 +126,27 @@ def test_proxy_holds_box_200_steps_and_resets_one_world():
     assert torch.equal(after[0], block.data.default_nodal_state_w.torch[0])
     assert torch.equal(after[1], before[1])
     SimulationContext.clear_instance()
+
+
+def test_proxy_runs_mujoco_rne_only_on_substeps_with_body_observables(monkeypatch):
+    """Proxy, 2 substeps, BODY_QDD on the last: MuJoCo Warp's post-constraint RNE runs once per physics step."""
+    import mujoco_warp._src.smooth as mjw_smooth
+
+    passes = []
+    rne = mjw_smooth.rne_postconstraint
+
+    def counted_rne(m, d):
+        passes.append(None)
+        rne(m, d)
+
+    monkeypatch.setattr(mjw_smooth, "rne_postconstraint", counted_rne)
+    sim, scene = _make_scene(
+        _proxy_cfg(_entries()), observables=("body_qdd",), num_substeps=2, use_cpu_graph=False, use_cuda_graph=False
+    )
+    sim.reset()
+    passes.clear()
+    _run(sim, scene, 3)
+    assert len(passes) == 3, f"{len(passes)} RNE passes in 3 physics steps of 2 substeps"
 
 
 def test_destination_pipeline_is_built_from_its_cfg():
