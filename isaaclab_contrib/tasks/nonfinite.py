@@ -43,31 +43,21 @@ _FLOAT_BITS = MappingProxyType(
 """Float dtypes whose non-finite entries are replaced: integer dtype of the same width, exponent bits set."""
 
 
-def flag_nonfinite_envs(env: Any) -> torch.Tensor:
-    """Return a bool tensor (num_envs,): envs whose world's state was not finite after the last physics step.
-
-    Also stores ``env.extras["nan_envs"]`` (count, 0-d int64 device tensor, updated in place by every call) and keeps
-    the mask for the reward zeroing of :class:`NonfiniteGuardMixin`. Device-only work: no host synchronization.
-
-    Args:
-        env: A direct or manager-based Isaac Lab environment on the Newton backend.
-    """
-    return _world_flags(env).update(None)
-
-
 def nonfinite_state(env: Any) -> torch.Tensor:
     """Termination term: terminate the envs whose world's body or joint state went non-finite (NaN or inf).
 
     Add it to a manager-based task's terminations, e.g.
-    ``nonfinite_state = TerminationTermCfg(func=nonfinite_state)``; it also sets ``extras["nan_envs"]``.
+    ``nonfinite_state = TerminationTermCfg(func=nonfinite_state)``. It also stores ``env.extras["nan_envs"]`` (the
+    count, a 0-d int64 device tensor updated in place by every call) and keeps the flags for the reward zeroing of
+    :class:`NonfiniteGuardMixin`. Device-only work: no host synchronization.
 
     Args:
         env: The manager-based environment.
 
     Returns:
-        Bool tensor of shape (num_envs,).
+        Bool tensor of shape (num_envs,): the envs whose world's state was not finite after the last physics step.
     """
-    return flag_nonfinite_envs(env)
+    return _world_flags(env).update(None)
 
 
 class NonfiniteGuardMixin:

@@ -86,16 +86,27 @@ class NewtonAssetBase:
             return ids.to(device=self.device, dtype=torch.long).reshape(-1)
         return torch.as_tensor(list(ids), dtype=torch.long, device=self.device)
 
-    def _bool_tensor(self, mask: wp.array | torch.Tensor | ProxyArray) -> torch.Tensor:
+    def _bool_tensor(self, mask: wp.array | torch.Tensor | ProxyArray, count: int, name: str) -> torch.Tensor:
+        """``mask`` as a ``(count,)`` bool tensor on the asset's device; shape and dtype are checked on the host.
+
+        Raises:
+            ValueError: If ``mask`` is not a bool mask of shape ``(count,)`` (a short mask would be read past its end
+                by the write kernels, an integer one would be cast silently).
+        """
         if isinstance(mask, ProxyArray):
             mask = mask.warp
-        mask = mask if isinstance(mask, torch.Tensor) else wp.to_torch(mask)
-        return mask.to(device=self.device, dtype=torch.bool).reshape(-1)
+        tensor = mask if isinstance(mask, torch.Tensor) else wp.to_torch(mask)
+        if tuple(tensor.shape) != (count,) or tensor.dtype != torch.bool:
+            raise ValueError(
+                f"{type(self).__name__}: {name} must be a bool mask of shape ({count},), got {tensor.dtype} of shape"
+                f" {tuple(tensor.shape)}; pass ids instead of a mask to select a subset."
+            )
+        return tensor.to(device=self.device)
 
     def _rows(self, env_ids: Ids, env_mask) -> tuple[torch.Tensor, torch.Tensor | None]:
         """The env rows a write covers and, for mask writes, the boolean selection over them (all rows)."""
         if env_mask is not None:
-            return self._all_envs, self._bool_tensor(env_mask)
+            return self._all_envs, self._bool_tensor(env_mask, self._all_envs.shape[0], "env_mask")
         return self._index_tensor(env_ids, self._all_envs), None
 
     def _resolve_env_ids(self, env_ids: Ids) -> wp.array:
@@ -174,15 +185,6 @@ class NewtonAssetBase:
         if cached is None or cached.mask is not mask:
             cached = self._fk_marks_cache = None if mask is None else FkMarks(self._articulations_wp, mask)
         return cached
-
-    def _queue_fk(self, rows: torch.Tensor, mask: torch.Tensor | None) -> None:
-        """Record a state write of ``rows``: cached reads go stale, masked FK is queued for their articulations."""
-        if mask is None:
-            arts = self._articulations_t[rows.to(self._articulations_t.device)].contiguous()
-            NewtonManager.note_state_write(wp.from_torch(arts, dtype=wp.int32))
-        else:
-            select = wp.from_torch(mask.to(self._articulations_t.device).contiguous(), dtype=wp.bool)
-            NewtonManager.note_state_write(self._articulations_wp, select=select)
 
     # -- resets ----------------------------------------------------------------------------------------
 

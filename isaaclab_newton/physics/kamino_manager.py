@@ -79,7 +79,7 @@ class NewtonKaminoManager(NewtonManager):
     @classmethod
     def _pipeline_contact_capacity(cls, model: newton.Model, solver_cfg: KaminoSolverCfg) -> int | None:
         """Rigid contact capacity of the manager's pipeline, from ``collision_cfg`` or ``max_contacts_per_world``."""
-        collision_cfg = cls._cfg.collision_cfg if cls._cfg is not None else None
+        collision_cfg = cls._cfg.collision_cfg
         total = collision_cfg.rigid_contact_max if collision_cfg is not None else None
         per_world = solver_cfg.max_contacts_per_world
         if per_world is not None and total is not None:

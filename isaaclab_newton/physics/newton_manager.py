@@ -201,8 +201,7 @@ class NewtonManager(PhysicsManager):
         cls._prepare_builder_for_finalize(builder)
         model = builder.finalize(device=cls.get_device())
         model.set_gravity(cls._gravity)
-        if isinstance(cls._cfg, NewtonCfg):
-            apply_soft_contact(model, cls._cfg)
+        apply_soft_contact(model, cls._cfg)
         NewtonManager._model = model
         NewtonManager._scene_index = SceneIndex(model, NewtonManager._declared_prims)
         NewtonManager._state_0 = model.state()
@@ -217,7 +216,6 @@ class NewtonManager(PhysicsManager):
         NewtonManager._state_stamp += 1
         interval = check_nonfinite_log_interval(cls._cfg.nonfinite_log_interval)
         NewtonManager._world_health = WorldHealth(model, log_interval=interval)
-        NewtonManager._sim_time = 0.0
         PhysicsManager._sim_time = 0.0
         NewtonManager._simulation_started = True
         cls.dispatch_event(PhysicsEvent.PHYSICS_READY, model)
@@ -233,8 +231,7 @@ class NewtonManager(PhysicsManager):
         validate_slots(cls, NewtonManager)
         # Re-read the stepping settings: they may have been changed on the cfg since construction.
         dt = check_physics_dt(cls.get_physics_dt())
-        if isinstance(cls._cfg, NewtonCfg):
-            NewtonManager._num_substeps = check_num_substeps(cls._cfg.num_substeps)
+        NewtonManager._num_substeps = check_num_substeps(cls._cfg.num_substeps)
         NewtonManager._solver_dt = dt / NewtonManager._num_substeps
         cls._initialize_contacts()
         try:
@@ -342,7 +339,7 @@ class NewtonManager(PhysicsManager):
     def _count_steps(cls, num_steps: int) -> None:
         NewtonManager._world_health.count_steps(num_steps, manager_name=cls.__name__)
         cls._check_solver_status()
-        if cls._cfg is not None and getattr(cls._cfg, "debug_mode", False):
+        if cls._cfg.debug_mode:
             cls._log_solver_debug()
 
     @classmethod
@@ -667,7 +664,7 @@ class NewtonManager(PhysicsManager):
     @classmethod
     def _collision_pipeline_kwargs(cls) -> dict[str, Any]:
         """Keyword arguments of ``newton.CollisionPipeline`` from :attr:`NewtonCfg.collision_cfg` (set fields only)."""
-        return collision_pipeline_kwargs(cls._cfg.collision_cfg) if isinstance(cls._cfg, NewtonCfg) else {}
+        return collision_pipeline_kwargs(cls._cfg.collision_cfg)
 
     @classmethod
     def _allocate_observables(cls) -> ObservableSchedule | None:
@@ -704,7 +701,7 @@ class NewtonManager(PhysicsManager):
         num_substeps = NewtonManager._num_substeps
         schedule = NewtonManager._observable_schedule
         pipeline = NewtonManager._collision_pipeline
-        collision_every = int(cls._cfg.collision_decimation) if isinstance(cls._cfg, NewtonCfg) else 1
+        collision_every = int(cls._cfg.collision_decimation)
         external_f = NewtonManager._external_body_f if NewtonManager._supports_rigid_body_force_input else None
         for substep in range(num_substeps):
             state_0 = NewtonManager._state_0

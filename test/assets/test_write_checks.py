@@ -44,6 +44,27 @@ def test_joint_velocity_mask_needs_full_size(robot):
         robot.write_joint_velocity_to_sim_mask(velocity=torch.zeros(1, 2), env_mask=mask)
 
 
+@pytest.mark.parametrize(
+    "mask",
+    [torch.tensor([True]), torch.tensor([[True], [False]]), torch.tensor([1, 0], dtype=torch.int32)],
+    ids=["short", "column", "int32"],
+)
+def test_root_pose_env_mask_must_be_full_size_bool(robot, mask):
+    """A root-pose mask write with a (1,), (2, 1) or int32 env_mask for 2 envs raises ValueError naming env_mask."""
+    pose = robot.data.root_link_pose_w.torch.clone()
+    with pytest.raises(ValueError, match=r"env_mask must be a bool mask of shape \(2,\)"):
+        robot.write_root_pose_to_sim_mask(root_pose=pose, env_mask=mask)
+
+
+def test_joint_mask_must_cover_every_joint(robot):
+    """A joint mask of one entry for the cartpole's 2 joints raises ValueError naming joint_mask."""
+    env_mask = torch.tensor([True, True])
+    with pytest.raises(ValueError, match=r"joint_mask must be a bool mask of shape \(2,\)"):
+        robot.write_joint_position_to_sim_mask(
+            position=torch.zeros(2, 2), env_mask=env_mask, joint_mask=torch.tensor([True])
+        )
+
+
 def test_joint_state_float64_raises(robot):
     """A float64 joint position raises TypeError naming the dtype and the fix (.float())."""
     with pytest.raises(TypeError, match=r"'position' has dtype torch.float64.*position.float\(\)"):

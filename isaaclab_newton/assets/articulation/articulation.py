@@ -221,7 +221,7 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
             torch_view(q_array)[bind.coord_indices] = pos
         for qd_array in (model.joint_qd, state.joint_qd):
             torch_view(qd_array)[bind.dof_indices] = vel
-        self._queue_fk(self._all_envs, None)
+        NewtonManager.note_state_write(self._articulations_wp)  # every env's articulation: FK queued, reads stale
 
     def _process_actuators_cfg(self) -> None:
         control = NewtonArticulationActuatorControl(self)
@@ -277,7 +277,7 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         if row_mask is not None:
             elem = elem & row_mask[:, None]
         if joint_mask is not None:
-            elem = elem & self._bool_tensor(joint_mask)[None, :]
+            elem = elem & self._bool_tensor(joint_mask, cols.shape[0], "joint_mask")[None, :]
         return rows, cols, row_mask, elem
 
     # -- joint state writes ------------------------------------------------------------------------------
@@ -309,7 +309,9 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
             )
         else:
             row_mask = None if env_mask is None else self._rows(None, env_mask)[1]
-            col_mask = None if joint_mask is None else self._bool_tensor(joint_mask)
+            col_mask = (
+                None if joint_mask is None else self._bool_tensor(joint_mask, self._all_joints.shape[0], "joint_mask")
+            )
             value = self._joint_value(value, self._all_envs, self._all_joints, name, where)
             write_joint_values(table, value, array, row_mask=row_mask, col_mask=col_mask, fk=fk)
         NewtonManager.note_state_write(fk_queued=True)

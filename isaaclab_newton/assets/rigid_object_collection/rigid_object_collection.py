@@ -224,7 +224,7 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
     def _objs(self, body_ids, body_mask) -> tuple[torch.Tensor, torch.Tensor | None]:
         """The object columns a write covers and, for mask writes, the boolean selection over them (all columns)."""
         if body_mask is not None:
-            return self._all_bodies, self._bool_tensor(body_mask)
+            return self._all_bodies, self._bool_tensor(body_mask, self._all_bodies.shape[0], "body_mask")
         return self._index_tensor(body_ids, self._all_bodies), None
 
     def _com_offset(self, rows: torch.Tensor, objs: torch.Tensor) -> torch.Tensor:
