@@ -11,9 +11,6 @@ from __future__ import annotations
 import torch
 import warp as wp
 
-from isaaclab_newton.physics import NewtonManager
-from isaaclab_newton.physics.recorded_launch import RecordedLaunches
-
 from ._reuse import load_isaaclab_tasks_module
 from .graph_step import GraphStepMixin
 from .locomotion_kernels import (
@@ -26,6 +23,7 @@ from .locomotion_kernels import (
     locomotion_reward_kernel,
 )
 from .reset_state import ResetStateSampler
+from .task_terms import TaskTermsMixin
 
 _upstream = load_isaaclab_tasks_module(
     "core/locomotion/locomotion_direct_env.py", "_isaaclab_tasks_locomotion_direct_env"
@@ -48,7 +46,7 @@ _DERIVED = (
 """Upstream's attributes of ``_compute_intermediate_values``, in the kernels' output order."""
 
 
-class LocomotionMaskResetEnv(GraphStepMixin, _upstream.LocomotionDirectEnv):
+class LocomotionMaskResetEnv(TaskTermsMixin, GraphStepMixin, _upstream.LocomotionDirectEnv):
     """Isaac Lab's ``LocomotionDirectEnv`` with the graph-replayed step of :mod:`.graph_step` and Warp task terms.
 
     Upstream's attributes (``torso_position``, ``up_proj``, ``potentials``, ``actions``...) keep upstream's values
@@ -66,9 +64,7 @@ class LocomotionMaskResetEnv(GraphStepMixin, _upstream.LocomotionDirectEnv):
         device, n = self.device, self.num_envs
         num_joints = self.robot.num_joints
         num_actions = self.actions.shape[1]
-        self._term_device = wp.get_device(device)
-        self._term_launches = RecordedLaunches(device, cpu_graphs=NewtonManager.cpu_graphs_enabled())
-        self._term_views: dict[str, tuple[torch.Tensor, wp.array]] = {}
+        self._init_task_terms()
         self._term_feet = wp.from_torch(self._feet_body_idx.to(torch.int32).contiguous(), dtype=wp.int32)
         widths = {
             "torso_position": 3,
@@ -249,18 +245,3 @@ class LocomotionMaskResetEnv(GraphStepMixin, _upstream.LocomotionDirectEnv):
         """Bind upstream's derived-state attributes to the buffers the kernels wrote."""
         for name, buffer in self._term_derived.items():
             setattr(self, name, buffer)
-
-    def _term_view(self, name: str, dtype) -> wp.array:
-        """A Warp view of the env's tensor attribute ``name`` (made again when the attribute was rebound)."""
-        return self._term_tensor_view(name, getattr(self, name), dtype)
-
-    def _term_tensor_view(self, key: str, tensor: torch.Tensor, dtype) -> wp.array:
-        """A Warp view of ``tensor``, cached under ``key`` while ``key`` names the same tensor."""
-        cached = self._term_views.get(key)
-        if cached is None or cached[0] is not tensor:
-            cached = self._term_views[key] = (tensor, wp.from_torch(tensor, dtype=dtype))
-        return cached[1]
-
-    def _term_returned(self, buffer: torch.Tensor) -> torch.Tensor:
-        """``buffer`` itself while a graph records the step (the graph step copies it), else a copy of it."""
-        return buffer if self._term_device.is_capturing else buffer.clone()

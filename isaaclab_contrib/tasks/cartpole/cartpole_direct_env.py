@@ -9,18 +9,16 @@ from __future__ import annotations
 import torch
 import warp as wp
 
-from isaaclab_newton.physics import NewtonManager
-from isaaclab_newton.physics.recorded_launch import RecordedLaunches
-
 from .._reuse import load_isaaclab_tasks_module
 from ..graph_step import GraphStepMixin
 from ..reset_state import ResetStateSampler
+from ..task_terms import TaskTermsMixin
 from .cartpole_kernels import cartpole_dones_kernel, cartpole_obs_kernel, cartpole_reward_kernel
 
 _upstream = load_isaaclab_tasks_module("core/cartpole/cartpole_direct_env.py", "_isaaclab_tasks_cartpole_direct_env")
 
 
-class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
+class CartpoleMaskResetEnv(TaskTermsMixin, GraphStepMixin, _upstream.CartpoleEnv):
     """Isaac Lab's ``CartpoleEnv`` with the graph-replayed step of :mod:`..graph_step` and Warp task terms.
 
     ``_get_dones``, ``_get_rewards`` and ``_get_observations`` give upstream's values (configuration fields read at
@@ -36,8 +34,7 @@ class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
         device = self.device
         cart = self._cart_dof_idx.to(torch.int32)
         pole = self._pole_dof_idx.to(torch.int32)
-        self._term_device = wp.get_device(device)
-        self._term_launches = RecordedLaunches(device, cpu_graphs=NewtonManager.cpu_graphs_enabled())
+        self._init_task_terms()
         self._term_cart_dofs = wp.from_torch(cart.contiguous(), dtype=wp.int32)
         self._term_pole_dofs = wp.from_torch(pole.contiguous(), dtype=wp.int32)
         self._term_obs_dofs = wp.from_torch(torch.cat((cart, pole)).contiguous(), dtype=wp.int32)
@@ -51,7 +48,6 @@ class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
             wp.from_torch(self._term_reward, dtype=wp.float32),
             wp.from_torch(self._term_obs, dtype=wp.float32),
         )
-        self._term_views: dict[str, tuple[torch.Tensor, wp.array]] = {}
         self._reset_joint_ids = (tuple(self._cart_dof_idx.tolist()), tuple(self._pole_dof_idx.tolist()))
         self._reset_state = ResetStateSampler(self.cartpole, self._mask_launches)
 
@@ -121,18 +117,6 @@ class CartpoleMaskResetEnv(GraphStepMixin, _upstream.CartpoleEnv):
         )
         self._term_launches.launch(cartpole_obs_kernel, (self.num_envs, self._term_obs_dofs.shape[0]), args)
         return {"policy": self._term_returned(self._term_obs)}
-
-    def _term_view(self, name: str, dtype) -> wp.array:
-        """A Warp view of the env's tensor attribute ``name``, made again when the attribute was rebound."""
-        tensor = getattr(self, name)
-        cached = self._term_views.get(name)
-        if cached is None or cached[0] is not tensor:
-            cached = self._term_views[name] = (tensor, wp.from_torch(tensor, dtype=dtype))
-        return cached[1]
-
-    def _term_returned(self, buffer: torch.Tensor) -> torch.Tensor:
-        """``buffer`` itself while a graph records the step (the graph step copies it), else a copy of it."""
-        return buffer if self._term_device.is_capturing else buffer.clone()
 
     def _write_masked_sim_state(self, mask: torch.Tensor) -> None:
         """Cart and pole offsets sampled for every env, clamped to the soft limits, written where ``mask`` is set.
