@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import newton
 import torch
 import warp as wp
@@ -13,11 +11,9 @@ from isaaclab.utils.wrench_composer import WrenchComposer
 
 from ..physics import NewtonManager
 from .articulation.binding import ArticulationBinding, torch_view
-from .index_cache import IndexResolver
+from .index_cache import Ids, IndexResolver
 from .state_writes import EntryTable, FkMarks, RootJoints, clear_rows, write_root_pose, write_root_twist
 from .write_checks import check_selection_size, checked_tensor
-
-Ids = Sequence[int] | torch.Tensor | wp.array | slice | None
 
 
 class NewtonAssetBase:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -12,6 +11,7 @@ from isaaclab.assets.deformable_object.base_deformable_object import BaseDeforma
 from isaaclab.utils.warp import ProxyArray
 
 from ...physics import NewtonManager
+from ..index_cache import Ids
 from ..particle_rows import ParticleRowsMixin
 from ..unsupported import mark_unsupported
 from .deformable_object_data import DeformableObjectData
@@ -20,8 +20,6 @@ from .particle_index import deformable_particle_indices
 
 if TYPE_CHECKING:
     from isaaclab.assets.deformable_object.deformable_object_cfg import DeformableObjectCfg
-
-Ids = Sequence[int] | torch.Tensor | wp.array | ProxyArray | None
 
 
 class DeformableObject(ParticleRowsMixin, BaseDeformableObject):

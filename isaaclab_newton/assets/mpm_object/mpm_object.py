@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -13,14 +12,13 @@ from isaaclab.utils.warp import ProxyArray
 
 from ...physics import NewtonManager
 from ..deformable_object.kernels import scatter_state_kernel, scatter_vec3_kernel, vec6f
+from ..index_cache import Ids
 from ..particle_rows import ParticleRowsMixin
 from ..write_checks import checked_tensor
 from .mpm_object_data import MPMObjectData
 
 if TYPE_CHECKING:
     from .mpm_object_cfg import MPMObjectCfg
-
-Ids = Sequence[int] | torch.Tensor | wp.array | ProxyArray | slice | None
 
 
 class MPMObject(ParticleRowsMixin, AssetBase):
