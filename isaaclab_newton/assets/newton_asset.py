@@ -77,10 +77,16 @@ class NewtonAssetBase:
         if isinstance(ids, ProxyArray):
             ids = ids.warp
         if isinstance(ids, wp.array):
-            return wp.to_torch(ids).to(device=self.device, dtype=torch.long)
-        if isinstance(ids, torch.Tensor):
-            return ids.to(device=self.device, dtype=torch.long).reshape(-1)
-        return torch.as_tensor(list(ids), dtype=torch.long, device=self.device)
+            ids = wp.to_torch(ids)
+        if not isinstance(ids, torch.Tensor):
+            ids = list(ids)
+            ids = torch.as_tensor(ids) if ids else torch.zeros(0, dtype=torch.long)
+        if ids.dtype == torch.bool or ids.dtype.is_floating_point:
+            raise TypeError(
+                f"{type(self).__name__}: ids must be integer indices, got dtype {ids.dtype}; pass a bool selection"
+                " to the *_mask variant of the method instead."
+            )
+        return ids.to(device=self.device, dtype=torch.long).reshape(-1)
 
     def _bool_tensor(self, mask: wp.array | torch.Tensor | ProxyArray, count: int, name: str) -> torch.Tensor:
         """``mask`` as a ``(count,)`` bool tensor on the asset's device; shape and dtype are checked on the host.

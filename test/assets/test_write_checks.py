@@ -56,6 +56,13 @@ def test_root_pose_env_mask_must_be_full_size_bool(robot, mask):
         robot.write_root_pose_to_sim_mask(root_pose=pose, env_mask=mask)
 
 
+@pytest.mark.parametrize("ids", [torch.tensor([True, False]), torch.tensor([0.0, 1.0])], ids=["bool", "float"])
+def test_env_ids_must_be_integers(robot, ids):
+    """env_ids of dtype bool or float raise TypeError pointing to the mask variant (no silent cast to rows)."""
+    with pytest.raises(TypeError, match="ids must be integer indices.*_mask variant"):
+        robot.write_joint_position_to_sim_index(position=torch.zeros(2, 2), env_ids=ids)
+
+
 def test_joint_mask_must_cover_every_joint(robot):
     """A joint mask of one entry for the cartpole's 2 joints raises ValueError naming joint_mask."""
     env_mask = torch.tensor([True, True])
