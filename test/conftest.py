@@ -34,3 +34,19 @@ def make_sim():
     from isaaclab.sim import SimulationContext as _Ctx
 
     _Ctx.clear_instance()
+
+
+@pytest.fixture
+def rne_passes(monkeypatch):
+    """A list that grows by one entry per run of MuJoCo Warp's post-constraint RNE pass during the test."""
+    import mujoco_warp._src.smooth as mjw_smooth
+
+    passes = []
+    rne = mjw_smooth.rne_postconstraint
+
+    def counted_rne(m, d):
+        passes.append(None)
+        rne(m, d)
+
+    monkeypatch.setattr(mjw_smooth, "rne_postconstraint", counted_rne)
+    return passes

@@ -128,25 +128,15 @@ def test_proxy_holds_box_200_steps_and_resets_one_world():
     SimulationContext.clear_instance()
 
 
-def test_proxy_runs_mujoco_rne_only_on_substeps_with_body_observables(monkeypatch):
+def test_proxy_runs_mujoco_rne_only_on_substeps_with_body_observables(rne_passes):
     """Proxy, 2 substeps, BODY_QDD on the last: MuJoCo Warp's post-constraint RNE runs once per physics step."""
-    import mujoco_warp._src.smooth as mjw_smooth
-
-    passes = []
-    rne = mjw_smooth.rne_postconstraint
-
-    def counted_rne(m, d):
-        passes.append(None)
-        rne(m, d)
-
-    monkeypatch.setattr(mjw_smooth, "rne_postconstraint", counted_rne)
     sim, scene = _make_scene(
         _proxy_cfg(_entries()), observables=("body_qdd",), num_substeps=2, use_cpu_graph=False, use_cuda_graph=False
     )
     sim.reset()
-    passes.clear()
+    rne_passes.clear()
     _run(sim, scene, 3)
-    assert len(passes) == 3, f"{len(passes)} RNE passes in 3 physics steps of 2 substeps"
+    assert len(rne_passes) == 3, f"{len(rne_passes)} RNE passes in 3 physics steps of 2 substeps"
 
 
 def test_destination_pipeline_is_built_from_its_cfg():

@@ -147,22 +147,12 @@ def test_final_only_request_passes_none_on_earlier_substeps(make_sim):
         assert passed is (full if i % NUM_SUBSTEPS == NUM_SUBSTEPS - 1 else None)
 
 
-def test_rne_pass_runs_only_on_substeps_that_request_body_observables(make_sim, monkeypatch):
+def test_rne_pass_runs_only_on_substeps_that_request_body_observables(make_sim, rne_passes):
     """With BODY_PARENT_F on the last substep only, MuJoCo Warp's post-constraint RNE runs once per physics step."""
-    import mujoco_warp._src.smooth as mjw_smooth
-
-    passes = []
-    rne = mjw_smooth.rne_postconstraint
-
-    def counted_rne(m, d):
-        passes.append(None)
-        rne(m, d)
-
-    monkeypatch.setattr(mjw_smooth, "rne_postconstraint", counted_rne)
     sim, _ = _pendulum_sim(make_sim, observables=("body_parent_f",), use_cuda_graph=False, use_cpu_graph=False)
     sim.reset()
-    passes.clear()
+    rne_passes.clear()
     for _ in range(3):
         sim.step(render=False)
     assert len(RecordingMJWarpManager.calls) == 3 * NUM_SUBSTEPS
-    assert len(passes) == 3, f"{len(passes)} RNE passes in 3 physics steps of {NUM_SUBSTEPS} substeps"
+    assert len(rne_passes) == 3, f"{len(rne_passes)} RNE passes in 3 physics steps of {NUM_SUBSTEPS} substeps"
