@@ -10,6 +10,9 @@ converts a selector once and returns the same array while the selector is unchan
   converted on every call;
 - a Warp int32 array on the device: returned as it is; other Warp arrays are converted on every call;
 - a list, tuple or slice: cached by value.
+
+Boolean and floating-point selectors, and selectors of more indices than there are entries, raise (their dtype and
+size are read on the host: no synchronization).
 """
 
 from __future__ import annotations
@@ -30,9 +33,12 @@ class IndexResolver:
         count: Number of entries along the axis (all indices are ``0 .. count-1``).
         device: The device of the returned arrays.
         capacity: Number of converted selectors kept; the oldest is dropped first.
+        what: How errors name the selector, e.g. ``"DeformableObject env_ids"``.
     """
 
-    def __init__(self, count: int, device: str, *, capacity: int = 16):
+    def __init__(self, count: int, device: str, *, capacity: int = 16, what: str = "ids"):
+        self._what = what
+        self._count = count
         self._device = device
         self._wp_device = wp.get_device(device)
         self._all_t = torch.arange(count, device=device)
@@ -87,9 +93,30 @@ class IndexResolver:
     def _convert(self, ids) -> wp.array:
         if isinstance(ids, slice):
             selected = self._all_t[ids]
-        elif isinstance(ids, torch.Tensor):
-            selected = ids.reshape(-1)
         else:
-            selected = torch.as_tensor(list(ids), dtype=torch.long)
+            selected = integer_ids(ids, self._what).reshape(-1)
+        if selected.numel() > self._count:
+            raise ValueError(f"{self._what} selects {selected.numel()} entries but there are {self._count}.")
         selected = selected.to(device=self._device, dtype=torch.int32).contiguous()
         return wp.from_torch(selected, dtype=wp.int32)
+
+
+def integer_ids(ids: torch.Tensor | Sequence[int], what: str) -> torch.Tensor:
+    """``ids`` as an integer torch tensor (on the device it is on); its dtype is checked on the host.
+
+    Args:
+        ids: A tensor or a sequence of indices.
+        what: How the error names the selector.
+
+    Raises:
+        TypeError: If ``ids`` holds booleans or floats.
+    """
+    if not isinstance(ids, torch.Tensor):
+        ids = list(ids)
+        ids = torch.as_tensor(ids) if ids else torch.zeros(0, dtype=torch.long)
+    if ids.dtype == torch.bool or ids.dtype.is_floating_point:
+        raise TypeError(
+            f"{what} must be integer indices, got dtype {ids.dtype}; pass a bool selection to the *_mask variant of"
+            " the method instead."
+        )
+    return ids

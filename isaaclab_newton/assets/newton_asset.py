@@ -11,7 +11,7 @@ from isaaclab.utils.wrench_composer import WrenchComposer
 
 from ..physics import NewtonManager
 from .articulation.binding import ArticulationBinding, torch_view
-from .index_cache import Ids, IndexResolver
+from .index_cache import Ids, IndexResolver, integer_ids
 from .state_writes import EntryTable, FkMarks, RootJoints, clear_rows, write_root_pose, write_root_twist
 from .write_checks import check_selection_size, checked_tensor
 
@@ -29,7 +29,7 @@ class NewtonAssetBase:
         """Index helpers and wrench composers; call once the binding and data exist."""
         bind = self._binding
         n = bind.num_instances
-        self._env_index = IndexResolver(n, self.device)
+        self._env_index = IndexResolver(n, self.device, what=f"{type(self).__name__} env_ids")
         self._shape_limits: tuple[tuple[str, int], ...] | None = None  # filled on the first command write
         self._ALL_INDICES = self._env_index.all_ids
         self._all_envs = torch.arange(n, device=self.device)
@@ -78,14 +78,7 @@ class NewtonAssetBase:
             ids = ids.warp
         if isinstance(ids, wp.array):
             ids = wp.to_torch(ids)
-        if not isinstance(ids, torch.Tensor):
-            ids = list(ids)
-            ids = torch.as_tensor(ids) if ids else torch.zeros(0, dtype=torch.long)
-        if ids.dtype == torch.bool or ids.dtype.is_floating_point:
-            raise TypeError(
-                f"{type(self).__name__}: ids must be integer indices, got dtype {ids.dtype}; pass a bool selection"
-                " to the *_mask variant of the method instead."
-            )
+        ids = integer_ids(ids, f"{type(self).__name__} ids")
         return ids.to(device=self.device, dtype=torch.long).reshape(-1)
 
     def _bool_tensor(self, mask: wp.array | torch.Tensor | ProxyArray, count: int, name: str) -> torch.Tensor:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import torch
 import warp as wp
 
@@ -72,3 +73,17 @@ def test_cache_is_bounded():
     for i in range(5):
         assert _values(resolver.resolve([i, i + 1])) == [i, i + 1]
     assert len(resolver._cache) == 2
+
+
+def test_bool_and_float_selectors_raise():
+    """Bool and float selectors raise TypeError naming the selector and the mask variant, none is cast to indices."""
+    resolver = IndexResolver(3, "cpu", what="Thing env_ids")
+    for ids in (torch.tensor([True, False, True]), torch.tensor([0.0, 1.0]), [True, False]):
+        with pytest.raises(TypeError, match=r"Thing env_ids must be integer indices.*_mask variant"):
+            resolver.resolve(ids)
+
+
+def test_more_indices_than_entries_raise():
+    """Selecting 4 indices of 3 entries raises ValueError naming the selector."""
+    with pytest.raises(ValueError, match="Thing env_ids selects 4 entries but there are 3"):
+        IndexResolver(3, "cpu", what="Thing env_ids").resolve([0, 1, 2, 0])

@@ -171,7 +171,7 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         self._data = self._data_class(None, self.device, self._binding)
         self._all_joints = torch.arange(self.num_joints, device=self.device)
         self._joint_tables: dict[int, EntryTable] = {}  # by id of the binding's index tensor (coords, dofs)
-        self._joint_index = IndexResolver(self.num_joints, self.device)
+        self._joint_index = IndexResolver(self.num_joints, self.device, what=f"{type(self).__name__} joint_ids")
         self._all_joint_ids = self._joint_index.all_ids
         self._all_true_envs = torch.ones(self._binding.num_instances, dtype=torch.bool, device=self.device)
         self._init_common()
