@@ -46,7 +46,7 @@ def test_scripted_grasp_lifts_without_slip(task):
 @pytest.mark.parametrize("task", TASKS)
 def test_object_rests_where_it_spawns(task):
     """With the gripper open above it, the object's nodal mean stays within 1 mm of its spawn height for 20 steps."""
-    from .test_mask_reset import _close, _make_env
+    from envs.test_mask_reset import _close, _make_env
 
     env = _make_env(task, 1)
     try:
@@ -82,7 +82,7 @@ def test_mask_reset_matches_index_reset(task):
     from isaaclab.sim import SimulationContext
 
     import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.mask_reset import MaskResetMixin
+    from isaaclab_contrib.envs.mask_reset import MaskResetMixin
     from isaaclab_contrib.tasks.registry import load_env_cfg
 
     results = []
@@ -232,7 +232,7 @@ def test_replayed_lift_steps_match_eager_steps(task):
 @pytest.mark.parametrize("task", TASKS)
 def test_replayed_lift_steps_do_not_synchronize(task):
     """Replayed lift steps, time-out resets included, run under ``torch.cuda.set_sync_debug_mode("error")``."""
-    from .test_graph_step import replay_under_sync_error
+    from envs.test_graph_step import replay_under_sync_error
 
     env = _make_cuda_env(task, 8, episode_steps=5)
     try:

@@ -13,8 +13,8 @@ from isaaclab.utils import configclass, replace
 
 from isaaclab_newton.sim import GroundPlaneCfg
 
-from ..cfg_checks import check_env_cfg
-from ..nonfinite import with_nonfinite_guard
+from isaaclab_contrib.envs.cfg_checks import check_env_cfg
+from isaaclab_contrib.envs.nonfinite import with_nonfinite_guard
 from ..solver_choice import apply_solver
 from .physics_cfg import cartpole_physics
 from .robot_cfg import CARTPOLE_CFG

@@ -22,8 +22,8 @@ from isaaclab.utils import configclass, replace
 
 from isaaclab_newton.sim import GroundPlaneCfg
 
-from ..cfg_checks import check_env_cfg
-from ..nonfinite import nonfinite_state
+from isaaclab_contrib.envs.cfg_checks import check_env_cfg
+from isaaclab_contrib.envs.nonfinite import nonfinite_state
 from ..solver_choice import apply_solver
 from .physics_cfg import cartpole_physics
 from .robot_cfg import CARTPOLE_CFG
@@ -142,7 +142,7 @@ class CartpoleEnvCfg(ManagerBasedRLEnvCfg):
 
 def make_cartpole_manager_env(cfg: CartpoleEnvCfg, render_mode: str | None = None, **kwargs):
     """Build :class:`~..manager_based_env.ManagerBasedRLEnvOnNewton` with ``cfg``; the solver is ``cfg.solver``."""
-    from ..manager_based_env import ManagerBasedRLEnvOnNewton
+    from isaaclab_contrib.envs.manager_based_env import ManagerBasedRLEnvOnNewton
 
     check_env_cfg(cfg)
     apply_solver(cfg, cartpole_physics)

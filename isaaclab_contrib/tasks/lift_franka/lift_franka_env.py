@@ -24,7 +24,7 @@ from isaaclab.utils.math import quat_apply
 from isaaclab_newton.physics import NewtonCfg
 from isaaclab_newton.sim import GroundPlaneCfg, MjcfFileCfg
 
-from ..graph_step import GraphStepMixin
+from isaaclab_contrib.envs.graph_step import GraphStepMixin
 from .panda_asset import ensure_panda_mjcf
 from .physics_cfg import LiftTuningCfg, lift_physics
 
@@ -113,7 +113,7 @@ class LiftFrankaEnv(GraphStepMixin, DirectRLEnv):
 
     On CUDA (with ``NewtonCfg.use_cuda_graph``) whole env steps, the coupled substeps and the mask reset of done envs
     (MuJoCo Warp and VBD per-world resets, the object's rest shape, the robot's default joints) included, replay from
-    one CUDA graph (:class:`~isaaclab_contrib.tasks.graph_step.GraphStepMixin`); nothing is read back to the host.
+    one CUDA graph (:class:`~isaaclab_contrib.envs.graph_step.GraphStepMixin`); nothing is read back to the host.
     """
 
     cfg: LiftFrankaEnvCfg

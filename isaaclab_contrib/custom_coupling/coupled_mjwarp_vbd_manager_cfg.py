@@ -22,7 +22,7 @@ class CoupledMJWarpVBDSolverCfg(NewtonSolverCfg):
     friction, then damping against chatter).
     """
 
-    class_type: Any = "{DIR}.newton_manager:NewtonCoupledMJWarpVBDManager"
+    class_type: Any = "{DIR}.coupled_mjwarp_vbd_manager:NewtonCoupledMJWarpVBDManager"
     solver_type: str = "coupled_mjwarp_vbd"
 
     rigid_solver_cfg: MJWarpSolverCfg = MJWarpSolverCfg()

@@ -13,7 +13,7 @@ from isaaclab_newton.physics.observables import ObservableRequests, ObservableSc
 from isaaclab_newton.physics.vbd_manager import NewtonVBDManager
 
 from .coupled_solver import CoupledMJWarpVBDSolver
-from .newton_manager_cfg import CoupledMJWarpVBDSolverCfg
+from .coupled_mjwarp_vbd_manager_cfg import CoupledMJWarpVBDSolverCfg
 
 if TYPE_CHECKING:
     from newton.solvers import SolverBase, SolverVBD

@@ -117,7 +117,7 @@ def _assert_same(a: dict, b: dict) -> None:
 @pytest.mark.parametrize("task", DIRECT_TASKS)
 def test_mask_reset_matches_index_reset(task):
     """From the same state, the mask reset leaves state, buffers, log and observation equal to core's index reset."""
-    from isaaclab_contrib.tasks.mask_reset import MaskResetMixin
+    from isaaclab_contrib.envs.mask_reset import MaskResetMixin
 
     results = []
     for path in ("index", "mask"):

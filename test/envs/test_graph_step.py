@@ -174,7 +174,7 @@ def test_returned_observation_and_reward_survive_the_next_step():
 
 def test_fresh_outputs_copy_every_tensor_into_new_memory():
     """A replayed step's nested observation, reward and logged tensors come back as equal copies in new memory."""
-    from isaaclab_contrib.tasks.graph_step import _fresh_outputs
+    from isaaclab_contrib.envs.graph_step import _fresh_outputs
 
     obs = {"policy": torch.arange(6.0).reshape(2, 3), "extra": {"depth": torch.ones(2, 4)}}
     reward = torch.tensor([0.5, -1.0])
@@ -196,7 +196,7 @@ def test_fresh_outputs_copy_every_tensor_into_new_memory():
 
 def test_views_of_the_simulation_state_are_told_apart_from_task_buffers():
     """Asset data views lie in the manager's state memory (never carried by a recorded step); task buffers do not."""
-    from isaaclab_contrib.tasks.graph_step import _state_memory, _within
+    from isaaclab_contrib.envs.graph_step import _state_memory, _within
 
     env = _make_env("Isaac-Cartpole-Direct-v0", 4)
     try:

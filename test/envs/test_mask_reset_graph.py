@@ -13,7 +13,7 @@ pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="CUDA grap
 @pytest.mark.parametrize("task", DIRECT_TASKS)
 def test_graph_reset_matches_index_reset(task):
     """Eager warm-up, recording and replays of the mask reset all leave what core's index reset leaves."""
-    from isaaclab_contrib.tasks.mask_reset import MaskResetMixin
+    from isaaclab_contrib.envs.mask_reset import MaskResetMixin
 
     results = []
     for path in ("index", "graph"):

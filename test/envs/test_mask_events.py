@@ -7,7 +7,7 @@ import pytest
 import torch
 from isaaclab.managers import EventTermCfg, SceneEntityCfg
 
-from isaaclab_contrib.tasks.mask_events import (
+from isaaclab_contrib.envs.mask_events import (
     reset_joints_by_offset_mask,
     reset_joints_by_scale_mask,
     run_reset_events_mask,

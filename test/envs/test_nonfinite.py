@@ -150,7 +150,7 @@ def test_nan_action_zeroed_with_warning(caplog):
         action[0, 0] = float("nan")
         action[1, 0] = -float("inf")
         action[3, 0] = float("inf")
-        with caplog.at_level(logging.WARNING, logger="isaaclab_contrib.tasks.nonfinite"):
+        with caplog.at_level(logging.WARNING, logger="isaaclab_contrib.envs.nonfinite"):
             obs, _, terminated, _, _ = env.step(action)
         assert torch.isfinite(obs["policy"]).all() and not terminated.any()
         assert torch.equal(obs["policy"][0], obs["policy"][2]), "env 0 (NaN) must behave like env 2 (zero action)"
@@ -196,7 +196,7 @@ def test_nonfinite_action_entries_zeroed_and_counted_in_float_dtypes(dtype):
     """NaN/inf entries of a (non-contiguous) action become +0.0 as ``torch.nan_to_num`` gives; they are counted."""
     import warp as wp
 
-    from isaaclab_contrib.tasks.nonfinite import _NonfiniteActionCounter
+    from isaaclab_contrib.envs.nonfinite import _NonfiniteActionCounter
 
     wp.init()
     counter = _NonfiniteActionCounter("cpu")
@@ -217,7 +217,7 @@ def test_action_dtype_without_ieee_infinities_rejected():
     """A float8 action raises TypeError naming the dtypes whose non-finite entries can be replaced."""
     import warp as wp
 
-    from isaaclab_contrib.tasks.nonfinite import _NonfiniteActionCounter
+    from isaaclab_contrib.envs.nonfinite import _NonfiniteActionCounter
 
     wp.init()
     with pytest.raises(TypeError, match="torch.float32"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from isaaclab_contrib.tasks.episode_log import MaskedEpisodeLog
+from isaaclab_contrib.envs.episode_log import MaskedEpisodeLog
 
 NUM_ENVS = 600  # more envs than a CUDA block has threads: each thread sums several
 EPISODE_S = 5.0
