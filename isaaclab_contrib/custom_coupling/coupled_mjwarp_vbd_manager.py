@@ -12,8 +12,8 @@ from isaaclab_newton.physics.mjwarp_manager import NewtonMJWarpManager
 from isaaclab_newton.physics.observables import ObservableRequests, ObservableSchedule, allocate_schedule
 from isaaclab_newton.physics.vbd_manager import NewtonVBDManager
 
-from .coupled_solver import CoupledMJWarpVBDSolver
 from .coupled_mjwarp_vbd_manager_cfg import CoupledMJWarpVBDSolverCfg
+from .coupled_solver import CoupledMJWarpVBDSolver
 
 if TYPE_CHECKING:
     from newton.solvers import SolverBase, SolverVBD

@@ -17,11 +17,11 @@ from isaaclab.sensors import JointWrenchSensorCfg
 from isaaclab.sim import SimulationCfg
 from isaaclab.utils import configclass, replace
 
+from isaaclab_contrib.envs.cfg_checks import check_env_cfg
+from isaaclab_contrib.envs.nonfinite import with_nonfinite_guard
 from isaaclab_newton.physics import FeatherstoneSolverCfg, MJWarpSolverCfg, NewtonCfg
 from isaaclab_newton.sim import GroundPlaneCfg
 
-from isaaclab_contrib.envs.cfg_checks import check_env_cfg
-from isaaclab_contrib.envs.nonfinite import with_nonfinite_guard
 from ..solver_choice import apply_solver, check_solver_name
 from .robot_cfg import ANT_CFG
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 import torch
 import warp as wp
 
-from ..upstream_modules import load_isaaclab_tasks_module
 from isaaclab_contrib.envs.graph_step import GraphStepMixin
 from isaaclab_contrib.envs.reset_state import ResetStateSampler
 from isaaclab_contrib.envs.task_terms import TaskTermsMixin
+
+from ..upstream_modules import load_isaaclab_tasks_module
 from .cartpole_kernels import cartpole_dones_kernel, cartpole_obs_kernel, cartpole_reward_kernel
 
 _upstream = load_isaaclab_tasks_module("core/cartpole/cartpole_direct_env.py", "_isaaclab_tasks_cartpole_direct_env")

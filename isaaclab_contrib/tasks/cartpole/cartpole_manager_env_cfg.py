@@ -20,10 +20,10 @@ from isaaclab.managers import TerminationTermCfg as DoneTerm
 from isaaclab.scene import InteractiveSceneCfg
 from isaaclab.utils import configclass, replace
 
-from isaaclab_newton.sim import GroundPlaneCfg
-
 from isaaclab_contrib.envs.cfg_checks import check_env_cfg
 from isaaclab_contrib.envs.nonfinite import nonfinite_state
+from isaaclab_newton.sim import GroundPlaneCfg
+
 from ..solver_choice import apply_solver
 from .physics_cfg import cartpole_physics
 from .robot_cfg import CARTPOLE_CFG

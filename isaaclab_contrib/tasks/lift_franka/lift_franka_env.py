@@ -21,10 +21,10 @@ from isaaclab.sim import SimulationCfg
 from isaaclab.utils import configclass
 from isaaclab.utils.math import quat_apply
 
+from isaaclab_contrib.envs.graph_step import GraphStepMixin
 from isaaclab_newton.physics import NewtonCfg
 from isaaclab_newton.sim import GroundPlaneCfg, MjcfFileCfg
 
-from isaaclab_contrib.envs.graph_step import GraphStepMixin
 from .panda_asset import ensure_panda_mjcf
 from .physics_cfg import LiftTuningCfg, lift_physics
 
