@@ -61,7 +61,7 @@ class LeeAttitude:
         self.mass, self.inertia = rigid_body_properties(robot)
         self.tan_tilt = math.tan(max_inclination_angle_rad)
         self.max_yaw_rate = float(max_yaw_rate)
-        self.gravity = torch.tensor(NewtonManager._gravity, dtype=torch.float32, device=self.mass.device)
+        self.gravity = torch.tensor(NewtonManager.get_gravity(), dtype=torch.float32, device=self.mass.device)
 
     def force_for(self, accel_w: torch.Tensor) -> torch.Tensor:
         """World-frame force [N] giving ``accel_w`` [m/s^2] against gravity, tilted at most the inclination limit."""

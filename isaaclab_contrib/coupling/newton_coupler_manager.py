@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import newton
 from isaaclab.utils.string import string_to_callable
 from newton.solvers.experimental.coupled import SolverCoupled, SolverCoupledADMM, SolverCoupledProxy
 
-from isaaclab_newton.physics import NewtonManager, NewtonSolverCfg
+from isaaclab_newton.physics import NewtonManager, NewtonSolverCfg, SolverSlots
 from isaaclab_newton.physics.mujoco_substep import clear_rne_switch
 from isaaclab_newton.physics.newton_manager_cfg import collision_pipeline_kwargs
 from isaaclab_newton.physics.observables import ObservableSchedule, is_contact_indexed
@@ -40,11 +40,9 @@ class NewtonCouplerManager(NewtonManager):
     """
 
     @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg) -> None:
-        NewtonManager._solver = cls._create_solver(model, solver_cfg)
-        NewtonManager._use_single_state = False
-        NewtonManager._needs_collision_pipeline = True
-        NewtonManager._supports_rigid_body_force_input = True
+    def _build_solver(cls, model: newton.Model, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg) -> SolverSlots:
+        solver = cls._create_solver(model, solver_cfg)
+        return SolverSlots(solver, substep=functools.partial(_coupled_substep, solver))
 
     @classmethod
     def _create_solver(cls, model: newton.Model, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg) -> SolverCoupled:
@@ -64,50 +62,32 @@ class NewtonCouplerManager(NewtonManager):
         )
 
     @classmethod
-    def _register_builder_attributes(cls, builder: newton.ModelBuilder) -> None:
-        for solver_cfg in _entry_solver_cfgs():
-            with _entry_cfg_active(solver_cfg) as manager:
-                manager._register_builder_attributes(builder)
+    def _register_builder_attributes(
+        cls, builder: newton.ModelBuilder, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg | None
+    ) -> None:
+        for entry_cfg in _entry_solver_cfgs(solver_cfg):
+            _manager_class(entry_cfg)._register_builder_attributes(builder, entry_cfg)
 
     @classmethod
-    def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder) -> None:
-        for solver_cfg in _entry_solver_cfgs():
-            with _entry_cfg_active(solver_cfg) as manager:
-                manager._prepare_builder_for_finalize(builder)
+    def _prepare_builder_for_finalize(
+        cls, builder: newton.ModelBuilder, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg
+    ) -> None:
+        for entry_cfg in _entry_solver_cfgs(solver_cfg):
+            _manager_class(entry_cfg)._prepare_builder_for_finalize(builder, entry_cfg)
 
     @classmethod
     def _allocate_observables(cls) -> ObservableSchedule | None:
         requested = NewtonManager._observable_requests.all
-        contact = sorted(k for k in requested if k == "contact_f" or is_contact_indexed(NewtonManager._solver, k))
+        contact = sorted(k for k in requested if k == "contact_f" or is_contact_indexed(NewtonManager.get_solver(), k))
         if contact:
             raise ValueError(f"{cls.__name__} cannot provide {contact}: {_CONTACT_REFUSAL}")
         return super()._allocate_observables()
 
     @classmethod
-    def _step_solver(
-        cls,
-        state_0: newton.State,
-        state_1: newton.State,
-        control: newton.Control,
-        contacts: newton.Contacts | None,
-        substep_dt: float,
-        *,
-        observables: SolverBase.Observables | None = None,
-    ) -> None:
-        solver = NewtonManager._solver
-        for name in solver.entry_names():
-            clear_rne_switch(solver.solver(name))
-        super()._step_solver(state_0, state_1, control, contacts, substep_dt, observables=observables)
-
-    @classmethod
-    def _supports_cuda_graph_capture(cls) -> bool:
+    def _supports_cuda_graph_capture(cls, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg) -> bool:
         # The coupled step runs every entry's step, so it can be captured only where each entry's can (implicit
         # MPM, for one, sizes its grid on the host and cannot be captured by our manager).
-        supported = []
-        for solver_cfg in _entry_solver_cfgs():
-            with _entry_cfg_active(solver_cfg) as manager:
-                supported.append(manager._supports_cuda_graph_capture())
-        return all(supported)
+        return all(_manager_class(cfg)._supports_cuda_graph_capture(cfg) for cfg in _entry_solver_cfgs(solver_cfg))
 
     @classmethod
     def _solver_writes_joint_coordinates(cls) -> bool:
@@ -115,25 +95,16 @@ class NewtonCouplerManager(NewtonManager):
         return False
 
 
-def _entry_solver_cfgs() -> list[NewtonSolverCfg]:
-    """Solver cfgs of the active coupler's entries, in entry order."""
-    return [entry.solver_cfg for entry in getattr(NewtonManager._solver_cfg, "entries", ())]
+def _entry_solver_cfgs(solver_cfg: NewtonSolverCfg | None) -> list[NewtonSolverCfg]:
+    """Solver cfgs of a coupler cfg's entries, in entry order (none for ``None``)."""
+    return [entry.solver_cfg for entry in getattr(solver_cfg, "entries", ())]
 
 
-@contextmanager
-def _entry_cfg_active(solver_cfg: NewtonSolverCfg) -> Iterator[type[NewtonManager]]:
-    """Make an entry's solver cfg the active one while its manager class's hooks run, and yield that class.
-
-    Manager hooks read their settings from ``NewtonManager._solver_cfg``; inside a coupler that is the coupler's
-    cfg, so each entry's hooks run with the entry's cfg in its place, and the coupler's cfg is restored after.
-    """
-    manager = _manager_class(solver_cfg)
-    coupler_cfg = NewtonManager._solver_cfg
-    NewtonManager._solver_cfg = solver_cfg
-    try:
-        yield manager
-    finally:
-        NewtonManager._solver_cfg = coupler_cfg
+def _coupled_substep(solver: SolverCoupled, state_0, state_1, control, contacts, dt, *, observables=None) -> None:
+    """One coupled substep, MuJoCo entries' post-constraint RNE switched off first (Newton sets it where asked)."""
+    for name in solver.entry_names():
+        clear_rne_switch(solver.solver(name))
+    solver.step(state_0, state_1, control, contacts, dt, observables=observables)
 
 
 def _manager_class(solver_cfg: NewtonSolverCfg) -> type[NewtonManager]:

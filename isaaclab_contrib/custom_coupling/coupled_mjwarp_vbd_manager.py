@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 import newton
 import warp as wp
 
-from isaaclab_newton.physics import NewtonManager
+from isaaclab_newton.physics import NewtonManager, SolverSlots
 from isaaclab_newton.physics.mjwarp_manager import NewtonMJWarpManager
 from isaaclab_newton.physics.observables import ObservableRequests, ObservableSchedule, allocate_schedule
 from isaaclab_newton.physics.vbd_manager import NewtonVBDManager
@@ -28,7 +28,7 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
     the force accumulators, one collision pass, two-way: the particle reactions into ``body_f``, MuJoCo Warp, clear
     the particle forces, VBD), built by :meth:`_create_solver`.
 
-    ``NewtonManager._solver`` is the MuJoCo solver (bodies, joints, model-change notifications); the VBD solver
+    :meth:`NewtonManager.get_solver` is the MuJoCo solver (bodies, joints, model-change notifications); the VBD solver
     is :meth:`get_soft_solver`. Observables: body kinds go to MuJoCo Warp (:meth:`get_observables`), ``contact_f``
     goes to VBD, whose rigid-soft rows follow the pipeline's rigid capacity (:meth:`get_soft_observables`; its
     rigid rows are zero because MuJoCo owns rigid contacts). Everything launches Warp work only: the substep loop is
@@ -39,6 +39,7 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
     _coupled: ClassVar[CoupledMJWarpVBDSolver | None] = None
     _soft_schedule: ClassVar[ObservableSchedule | None] = None
     _substep: ClassVar[int] = 0
+    _rebuild_soft_bvh: ClassVar[bool] = False
 
     # -- accessors -------------------------------------------------------------------------------------
 
@@ -89,30 +90,32 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
             NewtonVBDManager._create_solver(model, solver_cfg.soft_solver_cfg),
             two_way=solver_cfg.coupling_mode == "two_way",
             rigid_uses_newton_contacts=not solver_cfg.rigid_solver_cfg.use_mujoco_contacts,
-            pipeline_kwargs=cls._collision_pipeline_kwargs(),
+            pipeline_kwargs=cls._collision_pipeline_kwargs(solver_cfg),
         )
 
     @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: CoupledMJWarpVBDSolverCfg) -> None:
-        coupled = cls._create_solver(model, solver_cfg)
-        NewtonCoupledMJWarpVBDManager._coupled = coupled
-        NewtonManager._solver = coupled.rigid
-        NewtonManager._use_single_state = False
+    def _build_solver(cls, model: newton.Model, solver_cfg: CoupledMJWarpVBDSolverCfg) -> SolverSlots:
+        target = NewtonCoupledMJWarpVBDManager
+        target._coupled = cls._create_solver(model, solver_cfg)
+        target._rebuild_soft_bvh = bool(solver_cfg.soft_solver_cfg.particle_enable_self_contact)
         # The coupled substep runs its own single collision pass (step 2), not the base loop's.
-        NewtonManager._needs_collision_pipeline = False
-        NewtonManager._supports_rigid_body_force_input = True
+        return SolverSlots(target._coupled.rigid, needs_collision_pipeline=False, substep=cls._coupled_substep)
 
     @classmethod
-    def _register_builder_attributes(cls, builder: newton.ModelBuilder) -> None:
-        NewtonMJWarpManager._register_builder_attributes(builder)
+    def _register_builder_attributes(
+        cls, builder: newton.ModelBuilder, solver_cfg: CoupledMJWarpVBDSolverCfg | None
+    ) -> None:
+        NewtonMJWarpManager._register_builder_attributes(
+            builder, None if solver_cfg is None else solver_cfg.rigid_solver_cfg
+        )
 
     @classmethod
-    def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder) -> None:
+    def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder, solver_cfg: CoupledMJWarpVBDSolverCfg) -> None:
         # VBD needs the particle graph coloring.
-        builder.color(include_bending=bool(NewtonManager._solver_cfg.soft_solver_cfg.color_include_bending))
+        builder.color(include_bending=bool(solver_cfg.soft_solver_cfg.color_include_bending))
 
     @classmethod
-    def _initialize_contacts(cls) -> None:
+    def _initialize_contacts(cls, solver_cfg: CoupledMJWarpVBDSolverCfg) -> None:
         """The coupled substep's shared contacts; the base loop runs no pipeline."""
         NewtonManager._collision_pipeline = None
         NewtonManager._contacts = NewtonCoupledMJWarpVBDManager._coupled.contacts
@@ -136,20 +139,21 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
             pipeline=coupled.pipeline,
         )
         return allocate_schedule(
-            NewtonManager._solver, rigid_req, None, solver_name=f"{cls.__name__} (MuJoCo Warp)", pipeline=None
+            NewtonManager.get_solver(), rigid_req, None, solver_name=f"{cls.__name__} (MuJoCo Warp)", pipeline=None
         )
 
     # -- the coupled substep ---------------------------------------------------------------------------
 
     @classmethod
     def _simulate_physics_only(cls) -> None:
-        if NewtonManager._solver_cfg.soft_solver_cfg.particle_enable_self_contact:
-            NewtonCoupledMJWarpVBDManager._coupled.soft.rebuild_bvh(NewtonManager._state_0)
-        NewtonCoupledMJWarpVBDManager._substep = 0
+        target = NewtonCoupledMJWarpVBDManager
+        if target._rebuild_soft_bvh:
+            target._coupled.soft.rebuild_bvh(NewtonManager.get_state_0())
+        target._substep = 0
         super()._simulate_physics_only()
 
     @classmethod
-    def _step_solver(
+    def _coupled_substep(
         cls,
         state_0: newton.State,
         state_1: newton.State,
@@ -164,7 +168,7 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
         substep = target._substep
         target._substep = substep + 1
         schedule = target._soft_schedule
-        soft_obs = None if schedule is None else schedule.for_substep(substep, NewtonManager._num_substeps)
+        soft_obs = None if schedule is None else schedule.for_substep(substep, NewtonManager.get_num_substeps())
         target._coupled.step(
             state_0,
             state_1,
@@ -192,7 +196,8 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
         target._coupled = None
         target._soft_schedule = None
         target._substep = 0
+        target._rebuild_soft_bvh = False
 
     @classmethod
-    def _supports_cuda_graph_capture(cls) -> bool:
-        return not NewtonManager._solver_cfg.rigid_solver_cfg.use_mujoco_cpu
+    def _supports_cuda_graph_capture(cls, solver_cfg: CoupledMJWarpVBDSolverCfg) -> bool:
+        return not solver_cfg.rigid_solver_cfg.use_mujoco_cpu

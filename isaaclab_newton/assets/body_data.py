@@ -126,7 +126,7 @@ class NewtonBodyDataMixin:
         for name, dtype in (("default_root_pose", wp.transformf), ("default_root_vel", wp.spatial_vectorf)):
             self._static[name] = ProxyArray(wp.zeros((self._n,), dtype=dtype, device=device))
         self._static["default_root_state"] = ProxyArray(wp.zeros((self._n, 13), dtype=wp.float32, device=device))
-        gravity = torch.tensor(NewtonManager._gravity, dtype=torch.float32)
+        gravity = torch.tensor(NewtonManager.get_gravity(), dtype=torch.float32)
         norm = torch.linalg.norm(gravity)
         direction = gravity / norm if norm > 0 else torch.tensor(_GRAVITY_DIR)
         self._static["GRAVITY_VEC_W"] = ProxyArray(

@@ -62,6 +62,7 @@ class NewtonReplicateContext:
         labels = [plan.env_template.format(w) for w in range(num_worlds)]
 
         builder = manager.create_builder()
+        visuals = manager.load_visual_shapes()
         records: dict[str, list[_Record]] = {}
 
         # shared world -1: ground and other global assets
@@ -70,7 +71,9 @@ class NewtonReplicateContext:
                 continue
             before = builder_counts(builder)
             cfg = plan.asset_cfgs[asset]
-            prefix = add_asset_prototype(builder, cfg, source_paths[asset], stage, env_root=None)
+            prefix = add_asset_prototype(
+                builder, cfg, source_paths[asset], stage, env_root=None, load_visual_shapes=visuals
+            )
             if prefix is not None:
                 after = builder_counts(builder)
                 counts = {k: after[k] - before[k] for k in after}
@@ -87,7 +90,9 @@ class NewtonReplicateContext:
                 cfg = plan.asset_cfgs[asset]
                 before = builder_counts(proto)
                 source = source_paths[asset]
-                prefix = add_asset_prototype(proto, cfg, source, stage, env_root=_env_root_of(source, plan, env_root))
+                prefix = add_asset_prototype(
+                    proto, cfg, source, stage, env_root=_env_root_of(source, plan, env_root), load_visual_shapes=visuals
+                )
                 if prefix is not None:
                     after = builder_counts(proto)
                     ranges.append((cfg, prefix, before, {k: after[k] - before[k] for k in after}))

@@ -150,7 +150,13 @@ def relabel(builder: newton.ModelBuilder, before: dict[str, int], prefix: str, *
 
 
 def add_asset_prototype(
-    builder: newton.ModelBuilder, cfg: Any, source_path: str, stage: Any, *, env_root: str | None
+    builder: newton.ModelBuilder,
+    cfg: Any,
+    source_path: str,
+    stage: Any,
+    *,
+    env_root: str | None,
+    load_visual_shapes: bool,
 ) -> str | None:
     """Add one declared asset to ``builder``.
 
@@ -161,15 +167,15 @@ def add_asset_prototype(
         stage: The USD stage.
         env_root: Env-0 root prim for per-environment assets (their poses become env-local); ``None`` for
             shared assets.
+        load_visual_shapes: Whether importers add visual-only shapes (the manager's
+            :meth:`~isaaclab_newton.physics.NewtonManager.load_visual_shapes`).
 
     Returns:
         The asset's path relative to ``env_root`` (absolute for shared assets) that its entities are labelled
         under, or ``None`` when nothing physical was added.
     """
-    from ..physics import NewtonManager
-
     spawn = getattr(cfg, "spawn", None)
-    visuals = NewtonManager.load_visual_shapes()
+    visuals = load_visual_shapes
     before = builder_counts(builder)
     if env_root is not None and (source_path == env_root or source_path.startswith(env_root.rstrip("/") + "/")):
         prefix = source_path[len(env_root.rstrip("/")) :].strip("/")

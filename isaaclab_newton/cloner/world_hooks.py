@@ -86,7 +86,8 @@ def copy_newton_clone_source(source_path: str, *, xform: wp.transform | None = N
     env_root = _env_root_of(source_path, plan, plan.env_template.format(0))
     manager = sim.physics_manager
     local = manager.create_builder()
-    if add_asset_prototype(local, cfg, source_path, stage, env_root=env_root) is None:
+    visuals = manager.load_visual_shapes()
+    if add_asset_prototype(local, cfg, source_path, stage, env_root=env_root, load_visual_shapes=visuals) is None:
         raise ValueError(f"The clone source {source_path!r} holds nothing physical to copy.")
     env_pose = (
         wp.transform_identity() if stage is None else wp.transform_inverse(world_to_env_transform(stage, env_root))

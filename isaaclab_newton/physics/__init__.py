@@ -10,10 +10,12 @@ from .mjwarp_manager_cfg import MJWarpSolverCfg
 from .mpm_manager import NewtonMPMManager
 from .mpm_manager_cfg import MPMSolverCfg
 from .newton_manager import NewtonManager
-from .newton_manager_cfg import NewtonCfg, NewtonCollisionPipelineCfg, NewtonSolverCfg
+from .newton_manager_cfg import NewtonCfg, NewtonCollisionPipelineCfg
+from .newton_solver_cfg import NewtonSolverCfg
 from .scene_index import ENTITY_KINDS, BodySelection, PrimEntities, SceneIndex
 from .semi_implicit_manager import NewtonSemiImplicitManager
 from .semi_implicit_manager_cfg import SemiImplicitSolverCfg
+from .solver_slots import SolverSlots
 from .vbd_manager import NewtonVBDManager
 from .vbd_manager_cfg import VBDSolverCfg
 from .xpbd_manager import NewtonXPBDManager
@@ -44,6 +46,7 @@ __all__ = [
     "PrimEntities",
     "SceneIndex",
     "SemiImplicitSolverCfg",
+    "SolverSlots",
     "VBDSolverCfg",
     "XPBDSolverCfg",
 ]

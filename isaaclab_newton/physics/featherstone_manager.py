@@ -7,6 +7,7 @@ from newton.solvers import SolverFeatherstone
 
 from .featherstone_manager_cfg import FeatherstoneSolverCfg
 from .newton_manager import NewtonManager
+from .solver_slots import SolverSlots
 
 
 class NewtonFeatherstoneManager(NewtonManager):
@@ -35,11 +36,8 @@ class NewtonFeatherstoneManager(NewtonManager):
         )
 
     @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: FeatherstoneSolverCfg) -> None:
-        NewtonManager._solver = cls._create_solver(model, solver_cfg)
-        NewtonManager._use_single_state = False
-        NewtonManager._needs_collision_pipeline = True
-        NewtonManager._supports_rigid_body_force_input = True
+    def _build_solver(cls, model: newton.Model, solver_cfg: FeatherstoneSolverCfg) -> SolverSlots:
+        return SolverSlots(cls._create_solver(model, solver_cfg))
 
 
 def _unjointed_bodies(model: newton.Model) -> list[int]:

@@ -9,6 +9,8 @@ from newton.solvers import SolverKamino
 
 from .kamino_manager_cfg import KaminoSolverCfg
 from .newton_manager import NewtonManager
+from .newton_solver_cfg import NewtonSolverCfg
+from .solver_slots import SolverSlots
 
 
 class NewtonKaminoManager(NewtonManager):
@@ -62,19 +64,17 @@ class NewtonKaminoManager(NewtonManager):
         return SolverKamino(model, config=cls._solver_config(model, solver_cfg))
 
     @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: KaminoSolverCfg) -> None:
+    def _build_solver(cls, model: newton.Model, solver_cfg: KaminoSolverCfg) -> SolverSlots:
         if not solver_cfg.use_collision_detector:
             capacity = cls._pipeline_contact_capacity(model, solver_cfg)
             if capacity is not None:
                 # Kamino sizes its contact conversion from model.rigid_contact_max; keep it equal to the pipeline's.
                 model.rigid_contact_max = capacity
-        NewtonManager._solver = cls._create_solver(model, solver_cfg)
-        NewtonManager._use_single_state = False
-        NewtonManager._needs_collision_pipeline = not solver_cfg.use_collision_detector
-        NewtonManager._supports_rigid_body_force_input = True
+        solver = cls._create_solver(model, solver_cfg)
         preserve = SolverKamino.ResetConfig.preserve()
-        for state in (NewtonManager._state_0, NewtonManager._state_1):
-            NewtonManager._solver.reset(state, config=preserve)
+        for state in (NewtonManager.get_state_0(), NewtonManager.get_state_1()):
+            solver.reset(state, config=preserve)
+        return SolverSlots(solver, needs_collision_pipeline=not solver_cfg.use_collision_detector)
 
     @classmethod
     def _pipeline_contact_capacity(cls, model: newton.Model, solver_cfg: KaminoSolverCfg) -> int | None:
@@ -92,13 +92,13 @@ class NewtonKaminoManager(NewtonManager):
         return None if total is None else int(total)
 
     @classmethod
-    def _collision_pipeline_kwargs(cls) -> dict:
-        kwargs = super()._collision_pipeline_kwargs()
-        capacity = cls._pipeline_contact_capacity(NewtonManager._model, NewtonManager._solver_cfg)
+    def _collision_pipeline_kwargs(cls, solver_cfg: NewtonSolverCfg) -> dict:
+        kwargs = super()._collision_pipeline_kwargs(solver_cfg)
+        capacity = cls._pipeline_contact_capacity(NewtonManager.get_model(), solver_cfg)
         if capacity is not None:
             kwargs["rigid_contact_max"] = capacity
         return kwargs
 
     @classmethod
-    def _register_builder_attributes(cls, builder: newton.ModelBuilder) -> None:
+    def _register_builder_attributes(cls, builder: newton.ModelBuilder, solver_cfg: NewtonSolverCfg | None) -> None:
         SolverKamino.register_custom_attributes(builder)

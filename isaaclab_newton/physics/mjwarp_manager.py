@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import functools
+
 import newton
-from newton.solvers import SolverBase, SolverMuJoCo
+from newton.solvers import SolverMuJoCo
 
 from .mjwarp_manager_cfg import MJWarpSolverCfg
 from .mujoco_substep import step_mujoco
 from .newton_manager import NewtonManager
+from .newton_solver_cfg import NewtonSolverCfg
+from .solver_slots import SolverSlots
 
 _OPTIONAL_KWARGS = (
     "njmax",
@@ -48,43 +52,31 @@ class NewtonMJWarpManager(NewtonManager):
         )
 
     @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: MJWarpSolverCfg) -> None:
-        NewtonManager._solver = cls._create_solver(model, solver_cfg)
-        NewtonManager._use_single_state = False
-        NewtonManager._needs_collision_pipeline = not solver_cfg.use_mujoco_contacts
-        NewtonManager._supports_rigid_body_force_input = True
+    def _build_solver(cls, model: newton.Model, solver_cfg: MJWarpSolverCfg) -> SolverSlots:
+        solver = cls._create_solver(model, solver_cfg)
+        return SolverSlots(
+            solver,
+            needs_collision_pipeline=not solver_cfg.use_mujoco_contacts,
+            substep=functools.partial(step_mujoco, solver),
+        )
 
     @classmethod
-    def _register_builder_attributes(cls, builder: newton.ModelBuilder) -> None:
+    def _register_builder_attributes(cls, builder: newton.ModelBuilder, solver_cfg: NewtonSolverCfg | None) -> None:
         SolverMuJoCo.register_custom_attributes(builder)
 
     @classmethod
-    def _initialize_contacts(cls) -> None:
-        super()._initialize_contacts()
-        solver_cfg = NewtonManager._solver_cfg
+    def _initialize_contacts(cls, solver_cfg: MJWarpSolverCfg) -> None:
+        super()._initialize_contacts(solver_cfg)
         if solver_cfg.use_mujoco_contacts:
             # MuJoCo collides internally; this pipeline only provides export storage and is never run.
             pipeline = newton.CollisionPipeline(
-                NewtonManager._model,
-                rigid_contact_max=NewtonManager._solver.get_max_contact_count(),
+                NewtonManager.get_model(),
+                rigid_contact_max=NewtonManager.get_solver().get_max_contact_count(),
                 soft_contact_max=0,
             )
             NewtonManager._contacts = pipeline.contacts()
             NewtonManager._collision_pipeline = None
 
     @classmethod
-    def _step_solver(
-        cls,
-        state_0: newton.State,
-        state_1: newton.State,
-        control: newton.Control,
-        contacts: newton.Contacts | None,
-        substep_dt: float,
-        *,
-        observables: SolverBase.Observables | None = None,
-    ) -> None:
-        step_mujoco(NewtonManager._solver, state_0, state_1, control, contacts, substep_dt, observables=observables)
-
-    @classmethod
-    def _supports_cuda_graph_capture(cls) -> bool:
-        return not NewtonManager._solver_cfg.use_mujoco_cpu
+    def _supports_cuda_graph_capture(cls, solver_cfg: MJWarpSolverCfg) -> bool:
+        return not solver_cfg.use_mujoco_cpu

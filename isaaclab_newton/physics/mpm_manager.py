@@ -11,6 +11,8 @@ from newton.solvers import SolverImplicitMPM
 
 from .mpm_manager_cfg import MPMSolverCfg
 from .newton_manager import NewtonManager
+from .newton_solver_cfg import NewtonSolverCfg
+from .solver_slots import SolverSlots
 
 if TYPE_CHECKING:
     from newton.solvers import SolverBase
@@ -89,7 +91,7 @@ class NewtonMPMManager(NewtonManager):
             RuntimeError: If no solver is running (before ``sim.reset()``).
             ValueError: If ``world_mask`` is not a boolean array of shape ``(world_count + 1,)``.
         """
-        solver, model = NewtonManager._solver, NewtonManager._model
+        solver, model = NewtonManager.get_solver(), NewtonManager.get_model()
         if solver is None or model is None:
             raise RuntimeError("reset_solver_state() needs a running solver: call sim.reset() first.")
         if world_mask is not None:
@@ -118,24 +120,26 @@ class NewtonMPMManager(NewtonManager):
         return solver_type(model, config)
 
     @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: MPMSolverCfg) -> None:
+    def _build_solver(cls, model: newton.Model, solver_cfg: MPMSolverCfg) -> SolverSlots:
         # Alone, MPM moves particles only; inside a coupler other entries integrate the bodies.
         if model.body_count and np.any(model.body_inv_mass.numpy() > 0.0):
             raise ValueError(
                 "The MPM manager integrates particles only, but the model has dynamic rigid bodies that would never"
                 " move. Give them zero mass (static/kinematic colliders) or use a coupled manager."
             )
-        NewtonManager._solver = cls._create_solver(model, solver_cfg)
-        NewtonManager._use_single_state = True
-        NewtonManager._needs_collision_pipeline = False
-        NewtonManager._supports_rigid_body_force_input = False
+        return SolverSlots(
+            cls._create_solver(model, solver_cfg),
+            use_single_state=True,
+            needs_collision_pipeline=False,
+            supports_rigid_body_force_input=False,
+        )
 
     @classmethod
-    def _register_builder_attributes(cls, builder: newton.ModelBuilder) -> None:
+    def _register_builder_attributes(cls, builder: newton.ModelBuilder, solver_cfg: NewtonSolverCfg | None) -> None:
         SolverImplicitMPM.register_custom_attributes(builder)
 
     @classmethod
-    def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder) -> None:
+    def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder, solver_cfg: NewtonSolverCfg) -> None:
         if builder.particle_count == 0:
             raise ValueError(
                 "MPMSolverCfg needs particles, but the scene has none: add them to the builder (e.g."
@@ -143,5 +147,5 @@ class NewtonMPMManager(NewtonManager):
             )
 
     @classmethod
-    def _supports_cuda_graph_capture(cls) -> bool:
+    def _supports_cuda_graph_capture(cls, solver_cfg: NewtonSolverCfg) -> bool:
         return False

@@ -15,7 +15,6 @@ from isaaclab.physics import PhysicsEvent, PhysicsManager
 
 from . import graph as _graph
 from .builder_defaults import apply_builder_defaults, apply_soft_contact
-from .manager_slots import SLOT_NAMES, validate_slots
 from .newton_manager_cfg import (
     NewtonCfg,
     NewtonSolverCfg,
@@ -34,7 +33,9 @@ from .observables import (
 )
 from .pending_kinematics import PendingKinematics
 from .pending_kinematics import mark as _mark
+from .scene_data import NewtonSceneDataBackend
 from .scene_index import PrimEntities, SceneIndex
+from .solver_slots import SolverSlots, check_slots
 from .world_health import WorldHealth
 
 if TYPE_CHECKING:
@@ -47,20 +48,17 @@ logger = logging.getLogger(__name__)
 class NewtonManager(PhysicsManager):
     """Newton physics manager: owns the model, states, contacts and the substep loop.
 
-    All state lives on this class; subclasses (one per Newton solver, e.g. ``NewtonMJWarpManager``) only
-    build the solver in :meth:`_build_solver` and assign the four slots on ``NewtonManager`` itself:
-    ``_solver``, ``_use_single_state``, ``_needs_collision_pipeline`` and ``_supports_rigid_body_force_input``.
+    All state lives on this class; subclasses (one per Newton solver, e.g. ``NewtonMJWarpManager``) build the
+    solver in :meth:`_build_solver`, which returns a :class:`~.solver_slots.SolverSlots` (the solver and how the
+    substep loop drives it). Every hook receives the solver cfg it needs as an argument.
 
     Public lifecycle, in order: :meth:`initialize`, :meth:`create_builder` / :meth:`set_builder` /
     :meth:`instantiate_builder_from_stage`, :meth:`start_simulation`, :meth:`initialize_solver`,
     :meth:`reset`, :meth:`step`, :meth:`forward`, :meth:`pre_render`, :meth:`close` / :meth:`clear`.
     """
 
-    # -- the four solver slots (assigned by subclasses in _build_solver) --
-    _solver: ClassVar[SolverBase | None] = None
-    _use_single_state: ClassVar[bool | None] = None
-    _needs_collision_pipeline: ClassVar[bool | None] = None
-    _supports_rigid_body_force_input: ClassVar[bool | None] = None
+    # -- the built solver (what _build_solver returned) --
+    _slots: ClassVar[SolverSlots | None] = None
 
     # -- scene --
     _builder: ClassVar[newton.ModelBuilder | None] = None
@@ -128,12 +126,7 @@ class NewtonManager(PhysicsManager):
             NewtonManager._observable_requests.add(cfg.observables)
         if cfg.observables_every_substep:
             NewtonManager._observable_requests.add(cfg.observables_every_substep, every_substep=True)
-        from .scene_data import NewtonSceneDataBackend
-
         NewtonManager._scene_data_backend = NewtonSceneDataBackend(cls)
-        from ..cloner import NewtonReplicateContext  # lazy: the cloner imports this module's package
-
-        NewtonManager.clone_context_type = NewtonReplicateContext
 
     @classmethod
     def create_builder(cls) -> newton.ModelBuilder:
@@ -145,7 +138,7 @@ class NewtonManager(PhysicsManager):
         builder = newton.ModelBuilder(up_axis=newton.Axis.Z, gravity=cls._gravity)
         if isinstance(cls._cfg, NewtonCfg):
             apply_builder_defaults(builder, cls._cfg)
-        cls._register_builder_attributes(builder)
+        cls._register_builder_attributes(builder, NewtonManager._solver_cfg)
         NewtonManager._builder = builder
         NewtonManager._declared_prims = {}
         return builder
@@ -197,8 +190,8 @@ class NewtonManager(PhysicsManager):
             NewtonManager._builder = cls._builder_from_stage_or_fail()
         builder = NewtonManager._builder
         cls.dispatch_event(PhysicsEvent.MODEL_INIT, builder)
-        cls._register_builder_attributes(builder)
-        cls._prepare_builder_for_finalize(builder)
+        cls._register_builder_attributes(builder, NewtonManager._solver_cfg)
+        cls._prepare_builder_for_finalize(builder, NewtonManager._solver_cfg)
         model = builder.finalize(device=cls.get_device())
         model.set_gravity(cls._gravity)
         apply_soft_contact(model, cls._cfg)
@@ -225,15 +218,14 @@ class NewtonManager(PhysicsManager):
         """Build the solver, check its slots, allocate contacts and observables, then capture the graph."""
         if NewtonManager._model is None:
             raise RuntimeError("initialize_solver() needs a finalized model: call start_simulation() first.")
-        for name in SLOT_NAMES:
-            setattr(NewtonManager, name, None)
-        cls._build_solver(NewtonManager._model, NewtonManager._solver_cfg)
-        validate_slots(cls, NewtonManager)
+        NewtonManager._slots = None
+        solver_cfg = NewtonManager._solver_cfg
+        NewtonManager._slots = check_slots(cls.__name__, cls._build_solver(NewtonManager._model, solver_cfg))
         # Re-read the stepping settings: they may have been changed on the cfg since construction.
         dt = check_physics_dt(cls.get_physics_dt())
         NewtonManager._num_substeps = check_num_substeps(cls._cfg.num_substeps)
         NewtonManager._solver_dt = dt / NewtonManager._num_substeps
-        cls._initialize_contacts()
+        cls._initialize_contacts(solver_cfg)
         try:
             NewtonManager._observable_schedule = cls._allocate_observables()
         except Exception:
@@ -255,7 +247,7 @@ class NewtonManager(PhysicsManager):
         Args:
             soft: Keep model, solver, contacts and graph.
         """
-        if soft and NewtonManager._solver is not None:
+        if soft and NewtonManager._slots is not None:
             cls.update_kinematics()
             return
         if NewtonManager._simulation_started:
@@ -267,7 +259,7 @@ class NewtonManager(PhysicsManager):
     @classmethod
     def step(cls) -> None:
         """Advance the simulation by one physics step: pending resets and FK, then the substeps."""
-        if NewtonManager._solver is None:
+        if NewtonManager._slots is None:
             raise RuntimeError("NewtonManager.step() called before the solver exists: call sim.reset() first.")
         recording = NewtonManager._recording_env_step
         cls.update_kinematics()
@@ -275,7 +267,7 @@ class NewtonManager(PhysicsManager):
         if schedule is not None:
             contacts = NewtonManager._contacts
             if contacts is None:  # a solver that owns its pipeline resolves its own contacts
-                contacts = NewtonManager._solver.contacts
+                contacts = NewtonManager._slots.solver.contacts
             schedule.check_contacts(contacts, NewtonManager._collision_pipeline, NewtonManager._model)
         if NewtonManager._graph_deferred and not recording:
             NewtonManager._graph_deferred = False
@@ -491,9 +483,9 @@ class NewtonManager(PhysicsManager):
         requests = NewtonManager._observable_requests
         kinds = normalize_kinds(kinds)
         check_known_kinds(kinds, what="request_observables()")
-        if NewtonManager._solver is not None and not requests.covers(kinds, every_substep=every_substep):
+        if NewtonManager._slots is not None and not requests.covers(kinds, every_substep=every_substep):
             cadence = "every substep" if every_substep else "the final substep"
-            solver_name = type(NewtonManager._solver).__name__
+            solver_name = type(NewtonManager._slots.solver).__name__
             raise RuntimeError(
                 f"Observables {sorted(kinds)} (on {cadence}) requested after {solver_name} allocated its container"
                 f" for {sorted(requests.all)}; it cannot grow while the solver runs. Request them before"
@@ -516,9 +508,9 @@ class NewtonManager(PhysicsManager):
     @classmethod
     def supported_observables(cls) -> frozenset[str]:
         """Return the observable kinds the configured solver supports (needs an initialized solver)."""
-        if NewtonManager._solver is None:
+        if NewtonManager._slots is None:
             raise RuntimeError("supported_observables() needs an initialized solver: call sim.reset() first.")
-        return frozenset(NewtonManager._solver.supported_observables)
+        return frozenset(NewtonManager._slots.solver.supported_observables)
 
     # ------------------------------------------------------------------------------------------------
     # Accessors
@@ -562,8 +554,24 @@ class NewtonManager(PhysicsManager):
 
     @classmethod
     def get_solver(cls) -> SolverBase | None:
-        """Return the active solver."""
-        return NewtonManager._solver
+        """Return the active solver (``None`` before ``sim.reset()``)."""
+        slots = NewtonManager._slots
+        return None if slots is None else slots.solver
+
+    @classmethod
+    def get_solver_slots(cls) -> SolverSlots | None:
+        """Return what the solver manager's ``_build_solver`` returned (``None`` before ``sim.reset()``)."""
+        return NewtonManager._slots
+
+    @classmethod
+    def get_solver_cfg(cls) -> NewtonSolverCfg | None:
+        """Return the solver configuration of :attr:`NewtonCfg.solver_cfg` (``None`` before ``initialize``)."""
+        return NewtonManager._solver_cfg
+
+    @classmethod
+    def get_gravity(cls) -> tuple[float, float, float]:
+        """Return the gravity vector [m/s^2] of the simulation (``SimulationCfg.gravity``)."""
+        return NewtonManager._gravity
 
     @classmethod
     def get_external_wrench(cls) -> wp.array | None:
@@ -575,10 +583,12 @@ class NewtonManager(PhysicsManager):
         Raises:
             RuntimeError: If the solver does not consume ``State.body_f``.
         """
-        if NewtonManager._solver is not None and not NewtonManager._supports_rigid_body_force_input:
+        slots = NewtonManager._slots
+        if slots is not None and not slots.supports_rigid_body_force_input:
             raise RuntimeError(
-                f"{type(NewtonManager._solver).__name__} ignores State.body_f; external wrenches cannot be applied."
-                " Pick a solver manager with _supports_rigid_body_force_input=True (e.g. MuJoCo Warp, XPBD)."
+                f"{type(slots.solver).__name__} ignores State.body_f; external wrenches cannot be applied."
+                " Pick a solver whose manager returns SolverSlots(supports_rigid_body_force_input=True) (e.g. MuJoCo"
+                " Warp, XPBD)."
             )
         return NewtonManager._external_body_f
 
@@ -639,10 +649,17 @@ class NewtonManager(PhysicsManager):
 
     @classmethod
     @abstractmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: NewtonSolverCfg) -> None:
-        """Construct the solver and assign the four slots on ``NewtonManager``.
+    def _build_solver(cls, model: newton.Model, solver_cfg: NewtonSolverCfg) -> SolverSlots:
+        """Construct the solver on the finalized ``model`` and return it with its slot settings.
 
         Raise here on unsupported configurations rather than degrading silently.
+
+        Args:
+            model: The finalized model (its states exist: :meth:`get_state_0`, :meth:`get_state_1`).
+            solver_cfg: The solver configuration (:attr:`NewtonCfg.solver_cfg`).
+
+        Returns:
+            The solver and how the substep loop drives it.
         """
 
     @classmethod
@@ -651,18 +668,18 @@ class NewtonManager(PhysicsManager):
         raise NotImplementedError(f"{cls.__name__} does not implement _create_solver().")
 
     @classmethod
-    def _initialize_contacts(cls) -> None:
+    def _initialize_contacts(cls, solver_cfg: NewtonSolverCfg) -> None:
         """Create the collision pipeline and contacts when the solver needs the manager to own them."""
         NewtonManager._collision_pipeline = None
         NewtonManager._contacts = None
-        if not NewtonManager._needs_collision_pipeline:
+        if not NewtonManager._slots.needs_collision_pipeline:
             return
-        pipeline = newton.CollisionPipeline(NewtonManager._model, **cls._collision_pipeline_kwargs())
+        pipeline = newton.CollisionPipeline(NewtonManager._model, **cls._collision_pipeline_kwargs(solver_cfg))
         NewtonManager._collision_pipeline = pipeline
         NewtonManager._contacts = pipeline.contacts()
 
     @classmethod
-    def _collision_pipeline_kwargs(cls) -> dict[str, Any]:
+    def _collision_pipeline_kwargs(cls, solver_cfg: NewtonSolverCfg) -> dict[str, Any]:
         """Keyword arguments of ``newton.CollisionPipeline`` from :attr:`NewtonCfg.collision_cfg` (set fields only)."""
         return collision_pipeline_kwargs(cls._cfg.collision_cfg)
 
@@ -674,7 +691,7 @@ class NewtonManager(PhysicsManager):
         overrides it to route each kind to the sub-solver that produces it.
         """
         return allocate_schedule(
-            NewtonManager._solver,
+            NewtonManager._slots.solver,
             NewtonManager._observable_requests,
             NewtonManager._contacts,
             solver_name=cls.__name__,
@@ -692,8 +709,8 @@ class NewtonManager(PhysicsManager):
         *,
         observables: SolverBase.Observables | None = None,
     ) -> None:
-        """Advance one substep. Override to change one substep while keeping the base loop."""
-        NewtonManager._solver.step(state_0, state_1, control, contacts, substep_dt, observables=observables)
+        """Advance one substep (:meth:`SolverSlots.step`). Override to wrap every substep while keeping the loop."""
+        NewtonManager._slots.step(state_0, state_1, control, contacts, substep_dt, observables=observables)
 
     @classmethod
     def _simulate_physics_only(cls) -> None:
@@ -702,10 +719,11 @@ class NewtonManager(PhysicsManager):
         schedule = NewtonManager._observable_schedule
         pipeline = NewtonManager._collision_pipeline
         collision_every = int(cls._cfg.collision_decimation)
-        external_f = NewtonManager._external_body_f if NewtonManager._supports_rigid_body_force_input else None
+        slots = NewtonManager._slots
+        external_f = NewtonManager._external_body_f if slots.supports_rigid_body_force_input else None
         for substep in range(num_substeps):
             state_0 = NewtonManager._state_0
-            state_1 = state_0 if NewtonManager._use_single_state else NewtonManager._state_1
+            state_1 = state_0 if slots.use_single_state else NewtonManager._state_1
             if external_f is not None:
                 wp.copy(state_0.body_f, external_f)
             if state_0.particle_f is not None:
@@ -721,7 +739,7 @@ class NewtonManager(PhysicsManager):
                 NewtonManager._solver_dt,
                 observables=observables,
             )
-            if NewtonManager._use_single_state:
+            if slots.use_single_state:
                 continue
             if substep == num_substeps - 1 and num_substeps % 2 == 1:
                 state_0.assign(state_1)
@@ -738,11 +756,11 @@ class NewtonManager(PhysicsManager):
     @classmethod
     def _reset_solver_internals(cls) -> None:
         """Reset solver-owned data of the worlds marked by :meth:`request_world_reset`."""
-        if not NewtonManager._reset_pending or NewtonManager._solver is None:
+        if not NewtonManager._reset_pending or NewtonManager._slots is None:
             return
         NewtonManager._reset_pending = False
         mask = NewtonManager._reset_world_mask
-        NewtonManager._solver.reset(NewtonManager._state_0, world_mask=mask)
+        NewtonManager._slots.solver.reset(NewtonManager._state_0, world_mask=mask)
         if NewtonManager._pending_fk is not None:
             NewtonManager._pending_fk.mark_worlds(mask)
         NewtonManager._world_health.clear(mask)
@@ -753,11 +771,14 @@ class NewtonManager(PhysicsManager):
         NewtonManager._state_stamp += 1
 
     @classmethod
-    def _register_builder_attributes(cls, builder: newton.ModelBuilder) -> None:
-        """Register Newton custom attributes the solver needs (before particles are added and finalize)."""
+    def _register_builder_attributes(cls, builder: newton.ModelBuilder, solver_cfg: NewtonSolverCfg | None) -> None:
+        """Register Newton custom attributes the solver needs (before particles are added and finalize).
+
+        ``solver_cfg`` is ``None`` for a builder created before the manager was initialized.
+        """
 
     @classmethod
-    def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder) -> None:
+    def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder, solver_cfg: NewtonSolverCfg) -> None:
         """Normalize imported or replicated builder data right before ``finalize()``."""
 
     @classmethod
@@ -770,10 +791,10 @@ class NewtonManager(PhysicsManager):
         """
         from newton.solvers import SolverSemiImplicit, SolverVBD, SolverXPBD
 
-        return not isinstance(NewtonManager._solver, (SolverXPBD, SolverVBD, SolverSemiImplicit))
+        return not isinstance(NewtonManager._slots.solver, (SolverXPBD, SolverVBD, SolverSemiImplicit))
 
     @classmethod
-    def _supports_cuda_graph_capture(cls) -> bool:
+    def _supports_cuda_graph_capture(cls, solver_cfg: NewtonSolverCfg) -> bool:
         """Whether the substep loop of this solver can be captured in a graph."""
         return True
 
@@ -804,7 +825,7 @@ class NewtonManager(PhysicsManager):
 
     @classmethod
     def _graph_unavailable_reason(cls) -> str | None:
-        if not cls._supports_cuda_graph_capture():
+        if not cls._supports_cuda_graph_capture(NewtonManager._solver_cfg):
             return f"{cls.__name__}._supports_cuda_graph_capture() is False"
         cfg = cls._cfg
         return _graph.graph_unavailable_reason(
@@ -850,15 +871,14 @@ class NewtonManager(PhysicsManager):
 
     @classmethod
     def _release_solver(cls) -> None:
-        if NewtonManager._solver is not None or NewtonManager._model is not None:
+        if NewtonManager._slots is not None or NewtonManager._model is not None:
             cls._solver_specific_clear()
         NewtonManager._drop_solver_state()
 
     @staticmethod
     def _drop_solver_state() -> None:
         """Empty the solver slots and what was made for the solver: graph, observables, collision pipeline."""
-        for name in SLOT_NAMES:
-            setattr(NewtonManager, name, None)
+        NewtonManager._slots = None
         NewtonManager._graph = None
         NewtonManager._graph_deferred = False
         NewtonManager._observable_schedule = None

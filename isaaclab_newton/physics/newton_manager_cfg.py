@@ -10,25 +10,11 @@ from isaaclab.physics import PhysicsCfg
 from isaaclab.utils import configclass
 
 from .builder_defaults_cfg import NewtonShapeCfg, NewtonSoftContactCfg
+from .mjwarp_manager_cfg import MJWarpSolverCfg
+from .newton_solver_cfg import NewtonSolverCfg
 
 if TYPE_CHECKING:
     from .newton_manager import NewtonManager
-
-
-@configclass
-class NewtonSolverCfg:
-    """Base configuration of a Newton solver.
-
-    Every concrete solver configuration names the manager class that builds its solver through
-    :attr:`class_type`, either as a class or as a ``"module:Class"`` string. A string may start
-    with ``{DIR}``, which resolves to the package of the module that declares the field.
-    """
-
-    class_type: type[NewtonManager] | Any = None
-    """Manager subclass (or ``"module:Class"`` string) that builds this solver."""
-
-    solver_type: str = "none"
-    """Short name of the solver, used in logs and error messages."""
 
 
 @configclass
@@ -136,8 +122,6 @@ class NewtonCfg(PhysicsCfg):
 
     def __post_init__(self):
         if self.solver_cfg is None:
-            from .mjwarp_manager_cfg import MJWarpSolverCfg
-
             self.solver_cfg = MJWarpSolverCfg()
         if not isinstance(self.solver_cfg, NewtonSolverCfg):
             raise TypeError(

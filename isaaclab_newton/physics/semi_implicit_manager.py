@@ -7,6 +7,7 @@ from newton.solvers import SolverSemiImplicit
 
 from .newton_manager import NewtonManager
 from .semi_implicit_manager_cfg import SemiImplicitSolverCfg
+from .solver_slots import SolverSlots
 
 _KWARGS = (
     "angular_damping",
@@ -29,8 +30,5 @@ class NewtonSemiImplicitManager(NewtonManager):
         return SolverSemiImplicit(model, **{name: getattr(solver_cfg, name) for name in _KWARGS})
 
     @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: SemiImplicitSolverCfg) -> None:
-        NewtonManager._solver = cls._create_solver(model, solver_cfg)
-        NewtonManager._use_single_state = False
-        NewtonManager._needs_collision_pipeline = True
-        NewtonManager._supports_rigid_body_force_input = True
+    def _build_solver(cls, model: newton.Model, solver_cfg: SemiImplicitSolverCfg) -> SolverSlots:
+        return SolverSlots(cls._create_solver(model, solver_cfg))

@@ -6,7 +6,7 @@ from typing import Any
 
 from isaaclab.utils import configclass
 
-from .newton_manager_cfg import NewtonSolverCfg
+from .newton_solver_cfg import NewtonSolverCfg
 
 
 @configclass

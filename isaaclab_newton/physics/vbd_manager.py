@@ -7,6 +7,8 @@ import numpy as np
 from newton.solvers import SolverVBD
 
 from .newton_manager import NewtonManager
+from .newton_solver_cfg import NewtonSolverCfg
+from .solver_slots import SolverSlots
 from .vbd_manager_cfg import VBDSolverCfg
 
 _KWARGS = (
@@ -47,22 +49,21 @@ class NewtonVBDManager(NewtonManager):
         return SolverVBD(model, **kwargs)
 
     @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: VBDSolverCfg) -> None:
+    def _build_solver(cls, model: newton.Model, solver_cfg: VBDSolverCfg) -> SolverSlots:
         if solver_cfg.integrate_with_external_rigid_solver and _has_dynamic_bodies(model):
             raise ValueError(
                 "VBDSolverCfg(integrate_with_external_rigid_solver=True) leaves rigid bodies to another solver, but"
                 " the standalone VBD manager has none: the model's dynamic bodies would never move. Set it to False,"
                 " or use a coupled manager (e.g. CoupledMJWarpVBDSolverCfg)."
             )
-        NewtonManager._solver = cls._create_solver(model, solver_cfg)
-        NewtonManager._use_single_state = False
-        NewtonManager._needs_collision_pipeline = True
-        NewtonManager._supports_rigid_body_force_input = not solver_cfg.integrate_with_external_rigid_solver
+        return SolverSlots(
+            cls._create_solver(model, solver_cfg),
+            supports_rigid_body_force_input=not solver_cfg.integrate_with_external_rigid_solver,
+        )
 
     @classmethod
-    def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder) -> None:
+    def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder, solver_cfg: NewtonSolverCfg) -> None:
         if builder.particle_count or builder.body_count:
-            solver_cfg = NewtonManager._solver_cfg
             include_bending = bool(getattr(solver_cfg, "color_include_bending", False))
             builder.color(include_bending=include_bending)
 

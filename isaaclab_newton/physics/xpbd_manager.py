@@ -6,6 +6,7 @@ import newton
 from newton.solvers import SolverXPBD
 
 from .newton_manager import NewtonManager
+from .solver_slots import SolverSlots
 from .xpbd_manager_cfg import XPBDSolverCfg
 
 _KWARGS = (
@@ -30,8 +31,5 @@ class NewtonXPBDManager(NewtonManager):
         return SolverXPBD(model, **{name: getattr(solver_cfg, name) for name in _KWARGS})
 
     @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: XPBDSolverCfg) -> None:
-        NewtonManager._solver = cls._create_solver(model, solver_cfg)
-        NewtonManager._use_single_state = False
-        NewtonManager._needs_collision_pipeline = True
-        NewtonManager._supports_rigid_body_force_input = True
+    def _build_solver(cls, model: newton.Model, solver_cfg: XPBDSolverCfg) -> SolverSlots:
+        return SolverSlots(cls._create_solver(model, solver_cfg))

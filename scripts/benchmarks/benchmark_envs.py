@@ -125,14 +125,15 @@ def time_raw(env, args: argparse.Namespace, result: Result) -> None:
 
     manager = env.unwrapped.sim.physics_manager
     model = NewtonManager.get_model()
-    solver = manager._create_solver(model, NewtonManager._solver_cfg)
+    solver = manager._create_solver(model, NewtonManager.get_solver_cfg())
+    slots = NewtonManager.get_solver_slots()
     state_0, state_1, control = model.state(), model.state(), model.control()
     state_0.assign(NewtonManager.get_state_0())
-    pipeline = newton.CollisionPipeline(model) if NewtonManager._needs_collision_pipeline else None
+    pipeline = newton.CollisionPipeline(model) if slots.needs_collision_pipeline else None
     contacts = pipeline.contacts() if pipeline is not None else None
     substeps = NewtonManager.get_num_substeps()
     dt = NewtonManager.get_physics_dt() / substeps
-    single = bool(NewtonManager._use_single_state)
+    single = slots.use_single_state
 
     def physics_step() -> None:
         nonlocal state_0, state_1

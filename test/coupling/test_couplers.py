@@ -295,7 +295,7 @@ def test_include_flags_and_prefix_patterns():
 
 
 def test_entry_manager_hooks_see_the_entry_solver_cfg():
-    """Each entry's builder and capture hooks run with that entry's solver cfg active (e.g. VBD coloring options)."""
+    """Each entry's builder and capture hooks receive that entry's solver cfg (e.g. VBD coloring options)."""
     from isaaclab.sim import SimulationContext
 
     from isaaclab_newton.physics import MJWarpSolverCfg, NewtonManager
@@ -305,13 +305,13 @@ def test_entry_manager_hooks_see_the_entry_solver_cfg():
 
     class RecordingMJWarpManager(NewtonMJWarpManager):
         @classmethod
-        def _prepare_builder_for_finalize(cls, builder):
-            seen.append(("finalize", NewtonManager._solver_cfg))
+        def _prepare_builder_for_finalize(cls, builder, solver_cfg):
+            seen.append(("finalize", solver_cfg))
 
         @classmethod
-        def _supports_cuda_graph_capture(cls):
-            seen.append(("capture", NewtonManager._solver_cfg))
-            return super()._supports_cuda_graph_capture()
+        def _supports_cuda_graph_capture(cls, solver_cfg):
+            seen.append(("capture", solver_cfg))
+            return super()._supports_cuda_graph_capture(solver_cfg)
 
     rigid_cfg = MJWarpSolverCfg(use_mujoco_contacts=False)
     rigid_cfg.class_type = RecordingMJWarpManager
@@ -321,5 +321,5 @@ def test_entry_manager_hooks_see_the_entry_solver_cfg():
     assert [kind for kind, _ in seen] == ["finalize", "capture"]
     # the simulation context holds copies of the cfgs: identify the entry's cfg by its manager class
     assert all(cfg.class_type is RecordingMJWarpManager for _, cfg in seen), "an entry's hooks read the entry's cfg"
-    assert type(NewtonManager._solver_cfg) is type(coupler), "the coupler's cfg is active again after the hooks"
+    assert type(NewtonManager.get_solver_cfg()) is type(coupler), "the manager's cfg stays the coupler's"
     SimulationContext.clear_instance()

@@ -1,13 +1,14 @@
-"""The seeds' ``MySolverCfg`` / ``NewtonMySolverManager`` example, verbatim, with a real Newton solver.
+"""The seeds' ``MySolverCfg`` / ``NewtonMySolverManager`` example in this package's contract, with a real solver.
 
 ``SolverMySolver`` stands for :class:`newton.solvers.SolverXPBD`, which takes the example's ``iterations`` keyword.
+The manager returns its :class:`~isaaclab_newton.physics.SolverSlots` instead of assigning class attributes.
 """
 
 from isaaclab.utils import configclass
 from newton import Model
 from newton.solvers import SolverXPBD as SolverMySolver
 
-from isaaclab_newton.physics import NewtonManager, NewtonSolverCfg
+from isaaclab_newton.physics import NewtonManager, NewtonSolverCfg, SolverSlots
 
 
 @configclass
@@ -19,8 +20,5 @@ class MySolverCfg(NewtonSolverCfg):
 
 class NewtonMySolverManager(NewtonManager):
     @classmethod
-    def _build_solver(cls, model: Model, solver_cfg: MySolverCfg) -> None:
-        NewtonManager._solver = SolverMySolver(model, iterations=solver_cfg.iterations)
-        NewtonManager._use_single_state = False
-        NewtonManager._needs_collision_pipeline = True
-        NewtonManager._supports_rigid_body_force_input = True
+    def _build_solver(cls, model: Model, solver_cfg: MySolverCfg) -> SolverSlots:
+        return SolverSlots(SolverMySolver(model, iterations=solver_cfg.iterations))

@@ -2,92 +2,68 @@
 
 from __future__ import annotations
 
-import warnings
-
 import newton
 import numpy as np
 import pytest
 from isaaclab.utils import configclass
 from newton.solvers import SolverXPBD
 
-from isaaclab_newton.physics import NewtonManager, NewtonSolverCfg, SemiImplicitSolverCfg, VBDSolverCfg, XPBDSolverCfg
+from isaaclab_newton.physics import (
+    NewtonManager,
+    NewtonSolverCfg,
+    SemiImplicitSolverCfg,
+    SolverSlots,
+    VBDSolverCfg,
+    XPBDSolverCfg,
+)
 
 from . import scenes
 
 
-class NewtonNoSolverManager(NewtonManager):
-    """Forgets to assign ``_solver``."""
-
-    @classmethod
-    def _build_solver(cls, model, solver_cfg) -> None:
-        NewtonManager._use_single_state = False
-        NewtonManager._needs_collision_pipeline = True
-        NewtonManager._supports_rigid_body_force_input = True
-
-
-class NewtonSlotOnClsManager(NewtonManager):
-    """Assigns ``_solver`` on the subclass instead of ``NewtonManager``."""
-
-    @classmethod
-    def _build_solver(cls, model, solver_cfg) -> None:
-        cls._solver = SolverXPBD(model)
-        NewtonManager._use_single_state = False
-        NewtonManager._needs_collision_pipeline = True
-        NewtonManager._supports_rigid_body_force_input = True
-
-
-class NewtonSolverOnlyManager(NewtonManager):
-    """Assigns only ``_solver`` and leaves the other three slots unset."""
+class NewtonNoSlotsManager(NewtonManager):
+    """Assigns the solver on the class the old way and returns nothing."""
 
     @classmethod
     def _build_solver(cls, model, solver_cfg) -> None:
         NewtonManager._solver = SolverXPBD(model)
 
 
-@configclass
-class _NoSolverCfg(NewtonSolverCfg):
-    class_type: type = NewtonNoSolverManager
+class NewtonBareSolverManager(NewtonManager):
+    """Returns the solver itself instead of its slots."""
+
+    @classmethod
+    def _build_solver(cls, model, solver_cfg):
+        return SolverXPBD(model)
 
 
 @configclass
-class _SlotOnClsCfg(NewtonSolverCfg):
-    class_type: type = NewtonSlotOnClsManager
+class _NoSlotsCfg(NewtonSolverCfg):
+    class_type: type = NewtonNoSlotsManager
 
 
 @configclass
-class _SolverOnlyCfg(NewtonSolverCfg):
-    class_type: type = NewtonSolverOnlyManager
+class _BareSolverCfg(NewtonSolverCfg):
+    class_type: type = NewtonBareSolverManager
 
 
-def test_missing_solver_slot_raises(make_sim):
-    """A manager whose _build_solver() leaves NewtonManager._solver unset fails sim.reset() with RuntimeError."""
-    sim = make_sim(_NoSolverCfg())
+@pytest.mark.parametrize("cfg_type, returned", [(_NoSlotsCfg, "NoneType"), (_BareSolverCfg, "SolverXPBD")])
+def test_build_solver_must_return_slots(make_sim, cfg_type, returned):
+    """A _build_solver() that returns anything but SolverSlots fails sim.reset() with a TypeError naming the fix."""
+    sim = make_sim(cfg_type())
     scenes.add_dropped_box(NewtonManager.create_builder())
-    with pytest.raises(RuntimeError, match=r"did not assign NewtonManager\._solver"):
+    with pytest.raises(TypeError, match=rf"_build_solver\(\) returned {returned}; it must return SolverSlots"):
         sim.reset()
+    assert NewtonManager.get_solver() is None
 
 
-def test_slot_set_on_subclass_warns_and_is_moved(make_sim):
-    """Setting a slot on cls warns with the slot's name; the manager still runs with the solver moved to the base."""
-    sim = make_sim(_SlotOnClsCfg())
-    scenes.add_dropped_box(NewtonManager.create_builder())
-    with pytest.warns(UserWarning, match=r"slot '_solver' on NewtonSlotOnClsManager instead of NewtonManager"):
-        sim.reset()
-    assert "_solver" not in NewtonSlotOnClsManager.__dict__
-    assert isinstance(NewtonManager.get_solver(), SolverXPBD)
-    sim.step(render=False)
-
-
-def test_unset_slots_warn_by_name(make_sim):
-    """Leaving _use_single_state, _needs_collision_pipeline and _supports_rigid_body_force_input unset warns each."""
-    sim = make_sim(_SolverOnlyCfg())
-    scenes.add_dropped_box(NewtonManager.create_builder())
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        sim.reset()
-    messages = " ".join(str(w.message) for w in caught if issubclass(w.category, UserWarning))
-    for name in ("_use_single_state", "_needs_collision_pipeline", "_supports_rigid_body_force_input"):
-        assert f"left slot '{name}' unset" in messages
+def test_slots_reject_a_non_solver():
+    """SolverSlots refuses a solver that is not a Newton solver, and non-bool settings."""
+    with pytest.raises(TypeError, match="must be a newton.solvers.SolverBase"):
+        SolverSlots(object())
+    builder = newton.ModelBuilder()
+    scenes.add_dropped_box(builder)
+    with pytest.raises(TypeError, match="use_single_state must be a bool"):
+        SolverSlots(SolverXPBD(builder.finalize(device="cpu")), use_single_state=None)
 
 
 def _raw_xpbd_drop(num_substeps: int, steps: int, dt: float) -> np.ndarray:

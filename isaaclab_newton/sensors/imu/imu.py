@@ -66,7 +66,7 @@ class Imu(BaseImu):
         body_qdd = require_body_qdd("Imu")
         model = NewtonManager.get_model()
         state = NewtonManager.get_state_0()
-        gravity = wp.vec3(*NewtonManager._gravity)
+        gravity = wp.vec3(*NewtonManager.get_gravity())
         wp.launch(
             _imu_kernel,
             dim=self._num_envs,

@@ -61,7 +61,7 @@ class Pva(BasePva):
                 env_mask,
                 self._bodies,
                 self._offset,
-                wp.vec3(*NewtonManager._gravity),
+                wp.vec3(*NewtonManager.get_gravity()),
                 state.body_q,
                 state.body_qd,
                 body_qdd,

@@ -1,0 +1,58 @@
+"""The seeds' optional hooks of the extension contract run where the contract says (CPU, XPBD)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from isaaclab.utils import configclass
+from newton.solvers import SolverXPBD
+
+from isaaclab_newton.physics import NewtonManager, NewtonSolverCfg, SolverSlots
+
+from . import scenes
+
+
+class NewtonHookedManager(NewtonManager):
+    """Defers graph capture to the first step and counts the status checks after each step."""
+
+    status_checks: ClassVar[list[int]] = []
+
+    @classmethod
+    def _build_solver(cls, model, solver_cfg) -> SolverSlots:
+        return SolverSlots(SolverXPBD(model, iterations=2))
+
+    @classmethod
+    def _requires_initial_reset_before_graph_capture(cls) -> bool:
+        return True
+
+    @classmethod
+    def _check_solver_status(cls) -> None:
+        cls.status_checks.append(NewtonManager.get_state_stamp())
+
+
+@configclass
+class _HookedCfg(NewtonSolverCfg):
+    class_type: type = NewtonHookedManager
+
+
+def test_deferred_capture_waits_for_the_first_step(make_sim):
+    """With _requires_initial_reset_before_graph_capture() the first step, not sim.reset(), captures the graph."""
+    sim = make_sim(_HookedCfg(), use_cpu_graph=True)
+    scenes.add_dropped_box(NewtonManager.create_builder())
+    sim.reset()
+    assert not NewtonManager.uses_graph(), "capture is deferred past initialize_solver()"
+    sim.step(render=False)
+    assert NewtonManager.uses_graph(), "the first step captures the substep loop"
+
+
+def test_status_check_runs_once_per_step(make_sim):
+    """_check_solver_status() runs after every physics step, after the step's state changed."""
+    NewtonHookedManager.status_checks = []
+    sim = make_sim(_HookedCfg())
+    scenes.add_dropped_box(NewtonManager.create_builder())
+    sim.reset()
+    stamps = []
+    for _ in range(3):
+        sim.step(render=False)
+        stamps.append(NewtonManager.get_state_stamp())
+    assert NewtonHookedManager.status_checks == stamps
