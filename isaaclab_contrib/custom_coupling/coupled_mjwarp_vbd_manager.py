@@ -115,10 +115,11 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
         builder.color(include_bending=bool(solver_cfg.soft_solver_cfg.color_include_bending))
 
     @classmethod
-    def _initialize_contacts(cls, solver_cfg: CoupledMJWarpVBDSolverCfg) -> None:
+    def _initialize_contacts(
+        cls, solver_cfg: CoupledMJWarpVBDSolverCfg
+    ) -> tuple[newton.CollisionPipeline | None, newton.Contacts | None]:
         """The coupled substep's shared contacts; the base loop runs no pipeline."""
-        NewtonManager._collision_pipeline = None
-        NewtonManager._contacts = NewtonCoupledMJWarpVBDManager._coupled.contacts
+        return None, NewtonCoupledMJWarpVBDManager._coupled.contacts
 
     @classmethod
     def _allocate_observables(cls) -> ObservableSchedule | None:

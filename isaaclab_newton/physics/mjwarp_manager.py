@@ -65,17 +65,18 @@ class NewtonMJWarpManager(NewtonManager):
         SolverMuJoCo.register_custom_attributes(builder)
 
     @classmethod
-    def _initialize_contacts(cls, solver_cfg: MJWarpSolverCfg) -> None:
-        super()._initialize_contacts(solver_cfg)
-        if solver_cfg.use_mujoco_contacts:
-            # MuJoCo collides internally; this pipeline only provides export storage and is never run.
-            pipeline = newton.CollisionPipeline(
-                NewtonManager.get_model(),
-                rigid_contact_max=NewtonManager.get_solver().get_max_contact_count(),
-                soft_contact_max=0,
-            )
-            NewtonManager._contacts = pipeline.contacts()
-            NewtonManager._collision_pipeline = None
+    def _initialize_contacts(
+        cls, solver_cfg: MJWarpSolverCfg
+    ) -> tuple[newton.CollisionPipeline | None, newton.Contacts | None]:
+        if not solver_cfg.use_mujoco_contacts:
+            return super()._initialize_contacts(solver_cfg)
+        # MuJoCo collides internally: export storage only, sized from MuJoCo's capacity; no pipeline runs.
+        export = newton.CollisionPipeline(
+            NewtonManager.get_model(),
+            rigid_contact_max=NewtonManager.get_solver().get_max_contact_count(),
+            soft_contact_max=0,
+        )
+        return None, export.contacts()
 
     @classmethod
     def _supports_cuda_graph_capture(cls, solver_cfg: MJWarpSolverCfg) -> bool:

@@ -103,7 +103,7 @@ class NewtonMPMManager(NewtonManager):
                     f" world plus the shared world), got a {got}; build it with wp.from_torch(mask, dtype=wp.bool)."
                 )
         solver.reset(NewtonManager._state_0, world_mask=world_mask, flags=flags)
-        NewtonManager._state_stamp += 1
+        NewtonManager.note_state_write()
 
     @classmethod
     def _create_solver(cls, model: newton.Model, solver_cfg: MPMSolverCfg) -> SolverImplicitMPM:

@@ -4,35 +4,28 @@ from __future__ import annotations
 
 import logging
 from abc import abstractmethod
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import newton
-import numpy as np
 import warp as wp
 from isaaclab.physics import PhysicsEvent, PhysicsManager
 
-from . import graph as _graph
 from .builder_defaults import apply_builder_defaults, apply_soft_contact
+from .manager_observables import NewtonObservables
+from .manager_resets import NewtonResets
+from .manager_state import NewtonManagerState
+from .manager_stepping import NewtonStepping
 from .newton_manager_cfg import (
     NewtonCfg,
-    NewtonSolverCfg,
     check_nonfinite_log_interval,
     check_num_substeps,
     check_physics_dt,
     collision_pipeline_kwargs,
 )
-from .observables import (
-    ObservableRequests,
-    ObservableSchedule,
-    allocate_schedule,
-    check_known_kinds,
-    clear_world_rows,
-    normalize_kinds,
-)
+from .newton_solver_cfg import NewtonSolverCfg
+from .observables import ObservableRequests
 from .pending_kinematics import PendingKinematics
-from .pending_kinematics import mark as _mark
 from .scene_data import NewtonSceneDataBackend
 from .scene_index import PrimEntities, SceneIndex
 from .solver_slots import SolverSlots, check_slots
@@ -45,10 +38,12 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-class NewtonManager(PhysicsManager):
+class NewtonManager(NewtonStepping, NewtonResets, NewtonObservables):
     """Newton physics manager: owns the model, states, contacts and the substep loop.
 
-    All state lives on this class; subclasses (one per Newton solver, e.g. ``NewtonMJWarpManager``) build the
+    All state lives on :class:`~.manager_state.NewtonManagerState`; the stepping, resets and observables parts are the
+    classes this one is composed of (``manager_stepping.py``, ``manager_resets.py``, ``manager_observables.py``).
+    Subclasses (one per Newton solver, e.g. ``NewtonMJWarpManager``) build the
     solver in :meth:`_build_solver`, which returns a :class:`~.solver_slots.SolverSlots` (the solver and how the
     substep loop drives it). Every hook receives the solver cfg it needs as an argument.
 
@@ -56,53 +51,6 @@ class NewtonManager(PhysicsManager):
     :meth:`instantiate_builder_from_stage`, :meth:`start_simulation`, :meth:`initialize_solver`,
     :meth:`reset`, :meth:`step`, :meth:`forward`, :meth:`pre_render`, :meth:`close` / :meth:`clear`.
     """
-
-    # -- the built solver (what _build_solver returned) --
-    _slots: ClassVar[SolverSlots | None] = None
-
-    # -- scene --
-    _builder: ClassVar[newton.ModelBuilder | None] = None
-    _model: ClassVar[newton.Model | None] = None
-    _state_0: ClassVar[newton.State | None] = None
-    _state_1: ClassVar[newton.State | None] = None
-    _control: ClassVar[newton.Control | None] = None
-    _collision_pipeline: ClassVar[newton.CollisionPipeline | None] = None
-    _contacts: ClassVar[newton.Contacts | None] = None
-    _gravity: ClassVar[tuple[float, float, float]] = (0.0, 0.0, -9.81)
-    _solver_cfg: ClassVar[NewtonSolverCfg | None] = None
-    _declared_prims: ClassVar[dict[str, PrimEntities]] = {}
-    _scene_index: ClassVar[SceneIndex | None] = None
-
-    # -- stepping --
-    _num_substeps: ClassVar[int] = 1
-    _solver_dt: ClassVar[float] = 1.0 / 60.0
-    _external_body_f: ClassVar[wp.array | None] = None
-    _graph: ClassVar[wp.Graph | None] = None
-    _eager_reasons_logged: ClassVar[set[str]] = set()
-    """Reasons for eager stepping already logged in this process (each is logged once)."""
-    _graph_deferred: ClassVar[bool] = False
-    _recording_env_step: ClassVar[bool] = False
-    """Set by :meth:`recording_env_step`: an enclosing graph records the steps, so they launch no graph of their own."""
-    _recording_clocks: ClassVar[_graph.ReplayedClocks | None] = None
-    """Host times stamped by the work being recorded (see :meth:`recording_clocks`)."""
-
-    # -- resets --
-    _reset_world_mask: ClassVar[wp.array | None] = None
-    _reset_pending: ClassVar[bool] = False
-    _pending_fk: ClassVar[PendingKinematics | None] = None
-    _state_stamp: ClassVar[int] = 0
-    _world_health: ClassVar[WorldHealth | None] = None
-
-    # -- observables --
-    _observable_requests: ClassVar[ObservableRequests] = ObservableRequests()
-    _observable_schedule: ClassVar[ObservableSchedule | None] = None
-
-    _scene_data_backend: ClassVar[Any] = None
-    _simulation_started: ClassVar[bool] = False
-
-    # ------------------------------------------------------------------------------------------------
-    # Public lifecycle
-    # ------------------------------------------------------------------------------------------------
 
     @classmethod
     def initialize(cls, sim_context: SimulationContext) -> None:
@@ -118,15 +66,15 @@ class NewtonManager(PhysicsManager):
         if sim_context.physics_manager == f"{cls.__module__}:{cls.__qualname__}":  # the config's lazy class name
             sim_context.physics_manager = cls  # that string re-resolves the class on every access, several per step
         NewtonManager._clear_scene()
-        NewtonManager._gravity = tuple(float(g) for g in sim_context.cfg.gravity)
-        NewtonManager._solver_cfg = cfg.solver_cfg
-        NewtonManager._num_substeps = check_num_substeps(cfg.num_substeps)
+        NewtonManagerState._gravity = tuple(float(g) for g in sim_context.cfg.gravity)
+        NewtonManagerState._solver_cfg = cfg.solver_cfg
+        NewtonManagerState._num_substeps = check_num_substeps(cfg.num_substeps)
         check_physics_dt(sim_context.cfg.dt)
         if cfg.observables:
-            NewtonManager._observable_requests.add(cfg.observables)
+            NewtonManagerState._observable_requests.add(cfg.observables)
         if cfg.observables_every_substep:
-            NewtonManager._observable_requests.add(cfg.observables_every_substep, every_substep=True)
-        NewtonManager._scene_data_backend = NewtonSceneDataBackend(cls)
+            NewtonManagerState._observable_requests.add(cfg.observables_every_substep, every_substep=True)
+        NewtonManagerState._scene_data_backend = NewtonSceneDataBackend(cls)
 
     @classmethod
     def create_builder(cls) -> newton.ModelBuilder:
@@ -138,9 +86,9 @@ class NewtonManager(PhysicsManager):
         builder = newton.ModelBuilder(up_axis=newton.Axis.Z, gravity=cls._gravity)
         if isinstance(cls._cfg, NewtonCfg):
             apply_builder_defaults(builder, cls._cfg)
-        cls._register_builder_attributes(builder, NewtonManager._solver_cfg)
-        NewtonManager._builder = builder
-        NewtonManager._declared_prims = {}
+        cls._register_builder_attributes(builder, NewtonManagerState._solver_cfg)
+        NewtonManagerState._builder = builder
+        NewtonManagerState._declared_prims = {}
         return builder
 
     @classmethod
@@ -155,13 +103,13 @@ class NewtonManager(PhysicsManager):
         """
         if not isinstance(builder, newton.ModelBuilder):
             raise TypeError(f"set_builder() expects a newton.ModelBuilder, got {type(builder).__name__}.")
-        NewtonManager._builder = builder
-        NewtonManager._declared_prims = dict(prims or {})
+        NewtonManagerState._builder = builder
+        NewtonManagerState._declared_prims = dict(prims or {})
 
     @classmethod
     def get_builder(cls) -> newton.ModelBuilder | None:
         """Return the builder the next hard reset finalizes (``None`` before one is created or set)."""
-        return NewtonManager._builder
+        return NewtonManagerState._builder
 
     @classmethod
     def instantiate_builder_from_stage(cls, stage: Any = None) -> newton.ModelBuilder:
@@ -186,55 +134,57 @@ class NewtonManager(PhysicsManager):
     @classmethod
     def start_simulation(cls) -> None:
         """Finalize the model and allocate states and control, dispatching MODEL_INIT and PHYSICS_READY."""
-        if NewtonManager._builder is None:
-            NewtonManager._builder = cls._builder_from_stage_or_fail()
-        builder = NewtonManager._builder
+        if NewtonManagerState._builder is None:
+            NewtonManagerState._builder = cls._builder_from_stage_or_fail()
+        builder = NewtonManagerState._builder
         cls.dispatch_event(PhysicsEvent.MODEL_INIT, builder)
-        cls._register_builder_attributes(builder, NewtonManager._solver_cfg)
-        cls._prepare_builder_for_finalize(builder, NewtonManager._solver_cfg)
+        cls._register_builder_attributes(builder, NewtonManagerState._solver_cfg)
+        cls._prepare_builder_for_finalize(builder, NewtonManagerState._solver_cfg)
         model = builder.finalize(device=cls.get_device())
         model.set_gravity(cls._gravity)
         apply_soft_contact(model, cls._cfg)
-        NewtonManager._model = model
-        NewtonManager._scene_index = SceneIndex(model, NewtonManager._declared_prims)
-        NewtonManager._state_0 = model.state()
-        NewtonManager._state_1 = model.state()
-        NewtonManager._control = model.control()
-        newton.eval_fk(model, model.joint_q, model.joint_qd, NewtonManager._state_0)
-        NewtonManager._state_1.assign(NewtonManager._state_0)
-        NewtonManager._external_body_f = wp.zeros_like(NewtonManager._state_0.body_f) if model.body_count else None
-        NewtonManager._reset_world_mask = wp.zeros(model.world_count + 1, dtype=wp.bool, device=model.device)
-        NewtonManager._reset_pending = False
-        NewtonManager._pending_fk = PendingKinematics(model)
-        NewtonManager._state_stamp += 1
+        NewtonManagerState._model = model
+        NewtonManagerState._scene_index = SceneIndex(model, NewtonManagerState._declared_prims)
+        NewtonManagerState._state_0 = model.state()
+        NewtonManagerState._state_1 = model.state()
+        NewtonManagerState._control = model.control()
+        newton.eval_fk(model, model.joint_q, model.joint_qd, NewtonManagerState._state_0)
+        NewtonManagerState._state_1.assign(NewtonManagerState._state_0)
+        NewtonManagerState._external_body_f = (
+            wp.zeros_like(NewtonManagerState._state_0.body_f) if model.body_count else None
+        )
+        NewtonManagerState._reset_world_mask = wp.zeros(model.world_count + 1, dtype=wp.bool, device=model.device)
+        NewtonManagerState._reset_pending = False
+        NewtonManagerState._pending_fk = PendingKinematics(model)
+        NewtonManagerState._state_stamp += 1
         interval = check_nonfinite_log_interval(cls._cfg.nonfinite_log_interval)
-        NewtonManager._world_health = WorldHealth(model, log_interval=interval)
+        NewtonManagerState._world_health = WorldHealth(model, log_interval=interval)
         PhysicsManager._sim_time = 0.0
-        NewtonManager._simulation_started = True
+        NewtonManagerState._simulation_started = True
         cls.dispatch_event(PhysicsEvent.PHYSICS_READY, model)
 
     @classmethod
     def initialize_solver(cls) -> None:
         """Build the solver, check its slots, allocate contacts and observables, then capture the graph."""
-        if NewtonManager._model is None:
+        if NewtonManagerState._model is None:
             raise RuntimeError("initialize_solver() needs a finalized model: call start_simulation() first.")
-        NewtonManager._slots = None
-        solver_cfg = NewtonManager._solver_cfg
-        NewtonManager._slots = check_slots(cls.__name__, cls._build_solver(NewtonManager._model, solver_cfg))
+        NewtonManagerState._slots = None
+        solver_cfg = NewtonManagerState._solver_cfg
+        NewtonManagerState._slots = check_slots(cls.__name__, cls._build_solver(NewtonManagerState._model, solver_cfg))
         # Re-read the stepping settings: they may have been changed on the cfg since construction.
         dt = check_physics_dt(cls.get_physics_dt())
-        NewtonManager._num_substeps = check_num_substeps(cls._cfg.num_substeps)
-        NewtonManager._solver_dt = dt / NewtonManager._num_substeps
-        cls._initialize_contacts(solver_cfg)
+        NewtonManagerState._num_substeps = check_num_substeps(cls._cfg.num_substeps)
+        NewtonManagerState._solver_dt = dt / NewtonManagerState._num_substeps
+        NewtonManagerState._collision_pipeline, NewtonManagerState._contacts = cls._initialize_contacts(solver_cfg)
         try:
-            NewtonManager._observable_schedule = cls._allocate_observables()
+            NewtonManagerState._observable_schedule = cls._allocate_observables()
         except Exception:
             # Do not leave a solver that would step without the requested observables.
             cls._release_solver()
             raise
-        NewtonManager._graph = None
-        NewtonManager._graph_deferred = cls._requires_initial_reset_before_graph_capture()
-        if not NewtonManager._graph_deferred:
+        NewtonManagerState._graph = None
+        NewtonManagerState._graph_deferred = cls._requires_initial_reset_before_graph_capture()
+        if not NewtonManagerState._graph_deferred:
             cls._capture_graph()
 
     @classmethod
@@ -247,170 +197,14 @@ class NewtonManager(PhysicsManager):
         Args:
             soft: Keep model, solver, contacts and graph.
         """
-        if soft and NewtonManager._slots is not None:
+        if soft and NewtonManagerState._slots is not None:
             cls.update_kinematics()
             return
-        if NewtonManager._simulation_started:
+        if NewtonManagerState._simulation_started:
             cls.dispatch_event(PhysicsEvent.STOP)
             cls._release_solver()
         cls.start_simulation()
         cls.initialize_solver()
-
-    @classmethod
-    def step(cls) -> None:
-        """Advance the simulation by one physics step: pending resets and FK, then the substeps."""
-        if NewtonManager._slots is None:
-            raise RuntimeError("NewtonManager.step() called before the solver exists: call sim.reset() first.")
-        recording = NewtonManager._recording_env_step
-        cls.update_kinematics()
-        schedule = NewtonManager._observable_schedule
-        if schedule is not None:
-            contacts = NewtonManager._contacts
-            if contacts is None:  # a solver that owns its pipeline resolves its own contacts
-                contacts = NewtonManager._slots.solver.contacts
-            schedule.check_contacts(contacts, NewtonManager._collision_pipeline, NewtonManager._model)
-        if NewtonManager._graph_deferred and not recording:
-            NewtonManager._graph_deferred = False
-            cls._capture_graph()
-        if NewtonManager._graph is not None and not recording:
-            _graph.launch(NewtonManager._graph)
-        else:
-            cls._simulate_physics_only()
-        NewtonManager._state_stamp += 1
-        PhysicsManager._sim_time += cls.get_physics_dt()
-        if not recording:
-            cls._count_steps(1)
-
-    @classmethod
-    @contextmanager
-    def recording_env_step(cls) -> Iterator[_graph.ReplayedClocks]:
-        """Context for recording whole env steps into an enclosing CUDA graph (see :class:`~.graph.TorchWarpGraph`).
-
-        Inside it, :meth:`step` issues its substeps as kernel launches into the capture instead of launching its own
-        graph, and skips the host bookkeeping of a step (simulation time is restored on exit, the non-finite-world
-        counter is not advanced). After each replay of the recorded graph, call :meth:`note_replayed_steps` and then
-        ``advance(NewtonManager.get_simulation_time())`` on the yielded clocks (host times the recorded work stamped).
-
-        Raises:
-            RuntimeError: If the substep graph has not been captured yet (step once eagerly before recording).
-        """
-        if NewtonManager._graph_deferred:
-            raise RuntimeError("Step the simulation once before recording env steps: the substep graph is pending.")
-        sim_time = PhysicsManager._sim_time
-        clocks = _graph.ReplayedClocks()
-        NewtonManager._recording_env_step = True
-        NewtonManager._recording_clocks = clocks
-        try:
-            yield clocks
-        finally:
-            NewtonManager._recording_env_step = False
-            NewtonManager._recording_clocks = None
-            PhysicsManager._sim_time = sim_time
-            NewtonManager._state_stamp += 1  # reads cached during the recording hold values never computed
-
-    @classmethod
-    def recording_clocks(cls) -> _graph.ReplayedClocks | None:
-        """The clocks of the env step being recorded (work that stores a host time registers it), else ``None``."""
-        return NewtonManager._recording_clocks
-
-    @classmethod
-    def note_replayed_steps(cls, num_steps: int) -> None:
-        """Host bookkeeping of ``num_steps`` physics steps whose device work an enclosing graph replayed.
-
-        Advances the simulation time, marks cached reads stale and advances the non-finite-world counter, as
-        :meth:`step` does for each step it runs.
-
-        Args:
-            num_steps: Physics steps the replayed graph contains.
-        """
-        NewtonManager._state_stamp += 1
-        PhysicsManager._sim_time += num_steps * cls.get_physics_dt()
-        cls._count_steps(num_steps)
-
-    @classmethod
-    def _count_steps(cls, num_steps: int) -> None:
-        NewtonManager._world_health.count_steps(num_steps, manager_name=cls.__name__)
-        cls._check_solver_status()
-        if cls._cfg.debug_mode:
-            cls._log_solver_debug()
-
-    @classmethod
-    def forward(cls) -> None:
-        """Apply pending world resets and refresh all body poses from joint coordinates (no time advance).
-
-        Assets do not need this after their writes (they queue masked FK, see :meth:`note_state_write`); it is for
-        callers that edit ``State.joint_q``/``joint_qd`` directly, and for renderers.
-        """
-        if NewtonManager._model is None:
-            return
-        cls.update_kinematics()
-        model = NewtonManager._model
-        if model.joint_count:
-            state = NewtonManager._state_0
-            newton.eval_fk(model, state.joint_q, state.joint_qd, state)
-            NewtonManager._state_stamp += 1
-
-    @classmethod
-    def update_kinematics(cls) -> None:
-        """Apply pending world resets, then forward kinematics of the articulations queued since the last call.
-
-        Only the affected worlds are touched; nothing is read back to the host. :meth:`step` calls this first, and
-        asset data calls it before reading body state.
-        """
-        if NewtonManager._model is None:
-            return
-        cls._reset_solver_internals()
-        if NewtonManager._pending_fk is not None and NewtonManager._pending_fk.apply(NewtonManager._state_0):
-            NewtonManager._state_stamp += 1
-
-    @classmethod
-    def apply_world_resets(cls) -> None:
-        """Apply pending world resets now (solver internals, joint state to defaults), leaving their FK queued.
-
-        For writes that go on top of a reset (an env's reset events): the FK of the reset worlds runs once, with
-        that of the writes, at the next :meth:`update_kinematics` (before the next step or body read).
-        """
-        if NewtonManager._model is not None:
-            cls._reset_solver_internals()
-
-    @classmethod
-    def note_state_write(
-        cls, articulations: wp.array | None = None, *, select: wp.array | None = None, fk_queued: bool = False
-    ) -> None:
-        """Record a write to the simulation state: cached reads become stale, FK is queued for ``articulations``.
-
-        Args:
-            articulations: Int32 model articulation indices whose joint coordinates were written (their body
-                state is re-derived by masked FK before the next step or body read); ``None`` for writes that need
-                no FK (e.g. body velocities of a fixed base, model properties).
-            select: Optional boolean mask over ``articulations``: only selected entries are queued.
-            fk_queued: The write's own kernel set entries of :meth:`queued_fk_mask` (FK runs for them).
-        """
-        NewtonManager._state_stamp += 1
-        pending = NewtonManager._pending_fk
-        if pending is not None and articulations is not None:
-            pending.mark(articulations, select)
-        if pending is not None and fk_queued:
-            pending.note_marked()
-
-    @classmethod
-    def queued_fk_mask(cls) -> wp.array | None:
-        """Bool mask over model articulations whose FK is queued, for write kernels that set their entries themselves
-        (then ``note_state_write(fk_queued=True)``); ``None`` before the model exists."""
-        return None if NewtonManager._pending_fk is None else NewtonManager._pending_fk.mask
-
-    @classmethod
-    def get_state_stamp(cls) -> int:
-        """Counter that changes whenever the simulation state may have changed (steps, writes, resets, FK).
-
-        Data buffers cache derived quantities against it: equal stamps mean the cached value is current.
-        """
-        return NewtonManager._state_stamp
-
-    @classmethod
-    def pre_render(cls) -> None:
-        """Refresh kinematics before renderers and visualizers read the state."""
-        cls.forward()
 
     @classmethod
     def close(cls) -> None:
@@ -426,100 +220,10 @@ class NewtonManager(PhysicsManager):
         cls._release_solver()
         NewtonManager._clear_scene()
 
-    # ------------------------------------------------------------------------------------------------
-    # Sensors, resets
-    # ------------------------------------------------------------------------------------------------
-
-    @classmethod
-    def request_world_reset(
-        cls, world_ids: Iterable[int] | wp.array | None = None, *, select: wp.array | None = None
-    ) -> None:
-        """Mark worlds whose solver internals (and joint state) are reset before the next step or read.
-
-        The reset worlds' articulations get masked FK afterwards (:meth:`update_kinematics`); other worlds are not
-        touched.
-
-        Args:
-            world_ids: World indices (int32 ``wp.array`` on the model device for sync-free use; ``-1`` is the shared
-                world), or ``None`` for every world.
-            select: Optional boolean mask over ``world_ids``: only selected entries are reset.
-        """
-        mask = NewtonManager._reset_world_mask
-        if mask is None:
-            raise RuntimeError("request_world_reset() needs a finalized model: call sim.reset() first.")
-        if world_ids is None:
-            mask.fill_(True)
-        else:
-            ids = (
-                world_ids
-                if isinstance(world_ids, wp.array)
-                else wp.array(list(world_ids), dtype=wp.int32, device=mask.device)
-            )
-            _mark(mask, ids, select)
-        NewtonManager._reset_pending = True
-
-    # ------------------------------------------------------------------------------------------------
-    # Observables
-    # ------------------------------------------------------------------------------------------------
-
-    @classmethod
-    def request_observables(cls, kinds: Iterable[str], *, every_substep: bool = False) -> None:
-        """Declare solver observable kinds a consumer needs; requests from all consumers are unioned.
-
-        Call before the solver is initialized: before ``sim.reset()``, or from a ``PhysicsEvent.PHYSICS_READY``
-        callback (it runs on every hard reset, after the model exists and before the solver is rebuilt). Sensors
-        do so when they are built. Requests persist across hard resets and are dropped by :meth:`close`.
-
-        Args:
-            kinds: Collection of kind names, e.g. ``{"body_qdd"}`` (never a bare string).
-            every_substep: Write these kinds on every substep instead of only the final one.
-
-        Raises:
-            TypeError: If ``kinds`` is a bare string or holds non-string entries.
-            ValueError: If a kind is not declared by any solver's observable container (the message lists the
-                known kinds); known kinds the configured solver does not produce fail at ``sim.reset()``.
-            RuntimeError: If kinds not yet covered are requested while a solver and its container exist.
-        """
-        requests = NewtonManager._observable_requests
-        kinds = normalize_kinds(kinds)
-        check_known_kinds(kinds, what="request_observables()")
-        if NewtonManager._slots is not None and not requests.covers(kinds, every_substep=every_substep):
-            cadence = "every substep" if every_substep else "the final substep"
-            solver_name = type(NewtonManager._slots.solver).__name__
-            raise RuntimeError(
-                f"Observables {sorted(kinds)} (on {cadence}) requested after {solver_name} allocated its container"
-                f" for {sorted(requests.all)}; it cannot grow while the solver runs. Request them before"
-                " sim.reset(), or from a PhysicsEvent.PHYSICS_READY callback, which runs on every hard reset before"
-                " the solver and its observables are rebuilt."
-            )
-        requests.add(kinds, every_substep=every_substep)
-
-    @classmethod
-    def get_observables(cls) -> SolverBase.Observables | None:
-        """Return the observable container (read-only use), or ``None`` when nothing was requested."""
-        schedule = NewtonManager._observable_schedule
-        return None if schedule is None else schedule.container
-
-    @classmethod
-    def get_requested_observables(cls) -> frozenset[str]:
-        """Return the union of requested observable kinds."""
-        return NewtonManager._observable_requests.all
-
-    @classmethod
-    def supported_observables(cls) -> frozenset[str]:
-        """Return the observable kinds the configured solver supports (needs an initialized solver)."""
-        if NewtonManager._slots is None:
-            raise RuntimeError("supported_observables() needs an initialized solver: call sim.reset() first.")
-        return frozenset(NewtonManager._slots.solver.supported_observables)
-
-    # ------------------------------------------------------------------------------------------------
-    # Accessors
-    # ------------------------------------------------------------------------------------------------
-
     @classmethod
     def get_model(cls) -> newton.Model | None:
         """Return the finalized model."""
-        return NewtonManager._model
+        return NewtonManagerState._model
 
     @classmethod
     def get_scene_index(cls) -> SceneIndex:
@@ -528,50 +232,50 @@ class NewtonManager(PhysicsManager):
         Raises:
             RuntimeError: If the model is not finalized yet (before ``sim.reset()``).
         """
-        if NewtonManager._scene_index is None:
+        if NewtonManagerState._scene_index is None:
             raise RuntimeError("The scene index exists once the model is finalized: call sim.reset() first.")
-        return NewtonManager._scene_index
+        return NewtonManagerState._scene_index
 
     @classmethod
     def get_state_0(cls) -> newton.State | None:
         """Return the current state (the result of the last step)."""
-        return NewtonManager._state_0
+        return NewtonManagerState._state_0
 
     @classmethod
     def get_state_1(cls) -> newton.State | None:
         """Return the scratch output state (``None`` for single-state solvers' purposes, still allocated)."""
-        return NewtonManager._state_1
+        return NewtonManagerState._state_1
 
     @classmethod
     def get_control(cls) -> newton.Control | None:
         """Return the control the solver reads."""
-        return NewtonManager._control
+        return NewtonManagerState._control
 
     @classmethod
     def get_contacts(cls) -> newton.Contacts | None:
         """Return the contacts passed to the solver."""
-        return NewtonManager._contacts
+        return NewtonManagerState._contacts
 
     @classmethod
     def get_solver(cls) -> SolverBase | None:
         """Return the active solver (``None`` before ``sim.reset()``)."""
-        slots = NewtonManager._slots
+        slots = NewtonManagerState._slots
         return None if slots is None else slots.solver
 
     @classmethod
     def get_solver_slots(cls) -> SolverSlots | None:
         """Return what the solver manager's ``_build_solver`` returned (``None`` before ``sim.reset()``)."""
-        return NewtonManager._slots
+        return NewtonManagerState._slots
 
     @classmethod
     def get_solver_cfg(cls) -> NewtonSolverCfg | None:
         """Return the solver configuration of :attr:`NewtonCfg.solver_cfg` (``None`` before ``initialize``)."""
-        return NewtonManager._solver_cfg
+        return NewtonManagerState._solver_cfg
 
     @classmethod
     def get_gravity(cls) -> tuple[float, float, float]:
         """Return the gravity vector [m/s^2] of the simulation (``SimulationCfg.gravity``)."""
-        return NewtonManager._gravity
+        return NewtonManagerState._gravity
 
     @classmethod
     def get_external_wrench(cls) -> wp.array | None:
@@ -583,14 +287,14 @@ class NewtonManager(PhysicsManager):
         Raises:
             RuntimeError: If the solver does not consume ``State.body_f``.
         """
-        slots = NewtonManager._slots
+        slots = NewtonManagerState._slots
         if slots is not None and not slots.supports_rigid_body_force_input:
             raise RuntimeError(
                 f"{type(slots.solver).__name__} ignores State.body_f; external wrenches cannot be applied."
                 " Pick a solver whose manager returns SolverSlots(supports_rigid_body_force_input=True) (e.g. MuJoCo"
                 " Warp, XPBD)."
             )
-        return NewtonManager._external_body_f
+        return NewtonManagerState._external_body_f
 
     @classmethod
     def load_visual_shapes(cls) -> bool:
@@ -598,54 +302,14 @@ class NewtonManager(PhysicsManager):
         return bool(cls._cfg.load_visual_shapes) if isinstance(cls._cfg, NewtonCfg) else True
 
     @classmethod
-    def get_nonfinite_worlds(cls) -> wp.array:
-        """Return the per-world non-finite flags of the last physics step (device ``bool``, shape ``(world_count,)``).
-
-        Entry ``w`` is ``True`` when world ``w``'s body poses/twists or joint coordinates/velocities were not finite
-        after the last physics step, ``False`` otherwise (and right after the world is reset). Environment ``i`` is
-        world ``i``. Computed on the device by one
-        kernel after the substeps (inside the captured graph), so reading it as a tensor does not synchronize.
-
-        Raises:
-            RuntimeError: Before the model is finalized.
-        """
-        if NewtonManager._world_health is None:
-            raise RuntimeError("get_nonfinite_worlds() needs a finalized model: call sim.reset() first.")
-        return NewtonManager._world_health.flags
-
-    @classmethod
-    def get_num_substeps(cls) -> int:
-        """Return the number of solver substeps per physics step."""
-        return NewtonManager._num_substeps
-
-    @classmethod
-    def get_solver_dt(cls) -> float:
-        """Return the substep size [s]."""
-        return NewtonManager._solver_dt
-
-    @classmethod
     def get_scene_data_backend(cls):
         """Return the scene data backend publishing body transforms."""
-        return NewtonManager._scene_data_backend
-
-    @classmethod
-    def uses_graph(cls) -> bool:
-        """Whether steps replay a captured graph."""
-        return NewtonManager._graph is not None
-
-    @classmethod
-    def cpu_graphs_enabled(cls) -> bool:
-        """Whether Warp CPU graphs may be replayed on CPU (``NewtonCfg.use_cpu_graph``, on by default)."""
-        return bool(getattr(cls._cfg, "use_cpu_graph", True))
+        return NewtonManagerState._scene_data_backend
 
     @classmethod
     def video_capture_backend(cls) -> str | None:
         """Newton renders perspective video with its GL viewer."""
         return "newton_gl"
-
-    # ------------------------------------------------------------------------------------------------
-    # Hooks for subclasses
-    # ------------------------------------------------------------------------------------------------
 
     @classmethod
     @abstractmethod
@@ -668,107 +332,22 @@ class NewtonManager(PhysicsManager):
         raise NotImplementedError(f"{cls.__name__} does not implement _create_solver().")
 
     @classmethod
-    def _initialize_contacts(cls, solver_cfg: NewtonSolverCfg) -> None:
-        """Create the collision pipeline and contacts when the solver needs the manager to own them."""
-        NewtonManager._collision_pipeline = None
-        NewtonManager._contacts = None
-        if not NewtonManager._slots.needs_collision_pipeline:
-            return
-        pipeline = newton.CollisionPipeline(NewtonManager._model, **cls._collision_pipeline_kwargs(solver_cfg))
-        NewtonManager._collision_pipeline = pipeline
-        NewtonManager._contacts = pipeline.contacts()
+    def _initialize_contacts(
+        cls, solver_cfg: NewtonSolverCfg
+    ) -> tuple[newton.CollisionPipeline | None, newton.Contacts | None]:
+        """Return the collision pipeline the manager runs and the contacts it passes to the solver.
+
+        The default creates a pipeline (and its contacts) when the solver's slots ask for one, else neither.
+        """
+        if not NewtonManagerState._slots.needs_collision_pipeline:
+            return None, None
+        pipeline = newton.CollisionPipeline(NewtonManagerState._model, **cls._collision_pipeline_kwargs(solver_cfg))
+        return pipeline, pipeline.contacts()
 
     @classmethod
     def _collision_pipeline_kwargs(cls, solver_cfg: NewtonSolverCfg) -> dict[str, Any]:
         """Keyword arguments of ``newton.CollisionPipeline`` from :attr:`NewtonCfg.collision_cfg` (set fields only)."""
         return collision_pipeline_kwargs(cls._cfg.collision_cfg)
-
-    @classmethod
-    def _allocate_observables(cls) -> ObservableSchedule | None:
-        """Allocate the observable container of the requested kinds from the solver (``None`` when none).
-
-        Runs after :meth:`_initialize_contacts` and before graph capture. A manager with several sub-solvers
-        overrides it to route each kind to the sub-solver that produces it.
-        """
-        return allocate_schedule(
-            NewtonManager._slots.solver,
-            NewtonManager._observable_requests,
-            NewtonManager._contacts,
-            solver_name=cls.__name__,
-            pipeline=NewtonManager._collision_pipeline,
-        )
-
-    @classmethod
-    def _step_solver(
-        cls,
-        state_0: newton.State,
-        state_1: newton.State,
-        control: newton.Control,
-        contacts: newton.Contacts | None,
-        substep_dt: float,
-        *,
-        observables: SolverBase.Observables | None = None,
-    ) -> None:
-        """Advance one substep (:meth:`SolverSlots.step`). Override to wrap every substep while keeping the loop."""
-        NewtonManager._slots.step(state_0, state_1, control, contacts, substep_dt, observables=observables)
-
-    @classmethod
-    def _simulate_physics_only(cls) -> None:
-        """Run ``num_substeps`` solver substeps (collision, wrench restore, solver step, state swap)."""
-        num_substeps = NewtonManager._num_substeps
-        schedule = NewtonManager._observable_schedule
-        pipeline = NewtonManager._collision_pipeline
-        collision_every = int(cls._cfg.collision_decimation)
-        slots = NewtonManager._slots
-        external_f = NewtonManager._external_body_f if slots.supports_rigid_body_force_input else None
-        for substep in range(num_substeps):
-            state_0 = NewtonManager._state_0
-            state_1 = state_0 if slots.use_single_state else NewtonManager._state_1
-            if external_f is not None:
-                wp.copy(state_0.body_f, external_f)
-            if state_0.particle_f is not None:
-                state_0.particle_f.zero_()
-            if pipeline is not None and substep % collision_every == 0:
-                pipeline.collide(state_0, NewtonManager._contacts)
-            observables = None if schedule is None else schedule.for_substep(substep, num_substeps)
-            cls._step_solver(
-                state_0,
-                state_1,
-                NewtonManager._control,
-                NewtonManager._contacts,
-                NewtonManager._solver_dt,
-                observables=observables,
-            )
-            if slots.use_single_state:
-                continue
-            if substep == num_substeps - 1 and num_substeps % 2 == 1:
-                state_0.assign(state_1)
-            else:
-                NewtonManager._state_0, NewtonManager._state_1 = state_1, state_0
-        model = NewtonManager._model
-        if model.joint_count and not cls._solver_writes_joint_coordinates():
-            # Maximal-coordinate solvers advance bodies only: re-derive joint coordinates so joint reads and
-            # forward() (which runs FK from them) see the stepped state instead of the initial one.
-            state = NewtonManager._state_0
-            newton.eval_ik(model, state, state.joint_q, state.joint_qd)
-        NewtonManager._world_health.flag(NewtonManager._state_0)
-
-    @classmethod
-    def _reset_solver_internals(cls) -> None:
-        """Reset solver-owned data of the worlds marked by :meth:`request_world_reset`."""
-        if not NewtonManager._reset_pending or NewtonManager._slots is None:
-            return
-        NewtonManager._reset_pending = False
-        mask = NewtonManager._reset_world_mask
-        NewtonManager._slots.solver.reset(NewtonManager._state_0, world_mask=mask)
-        if NewtonManager._pending_fk is not None:
-            NewtonManager._pending_fk.mark_worlds(mask)
-        NewtonManager._world_health.clear(mask)
-        schedule = NewtonManager._observable_schedule
-        if schedule is not None:
-            clear_world_rows(schedule.container, NewtonManager._model, mask)
-        mask.zero_()
-        NewtonManager._state_stamp += 1
 
     @classmethod
     def _register_builder_attributes(cls, builder: newton.ModelBuilder, solver_cfg: NewtonSolverCfg | None) -> None:
@@ -782,82 +361,8 @@ class NewtonManager(PhysicsManager):
         """Normalize imported or replicated builder data right before ``finalize()``."""
 
     @classmethod
-    def _solver_writes_joint_coordinates(cls) -> bool:
-        """Whether the solver updates ``State.joint_q`` / ``joint_qd`` itself.
-
-        Maximal-coordinate solvers (XPBD, VBD, semi-implicit) only advance bodies; for them the base manager
-        re-derives joint coordinates with inverse kinematics after the substeps. Override when the default guess
-        from the solver type is wrong for a new solver.
-        """
-        from newton.solvers import SolverSemiImplicit, SolverVBD, SolverXPBD
-
-        return not isinstance(NewtonManager._slots.solver, (SolverXPBD, SolverVBD, SolverSemiImplicit))
-
-    @classmethod
-    def _supports_cuda_graph_capture(cls, solver_cfg: NewtonSolverCfg) -> bool:
-        """Whether the substep loop of this solver can be captured in a graph."""
-        return True
-
-    @classmethod
-    def _requires_initial_reset_before_graph_capture(cls) -> bool:
-        """Whether capture must wait until the first post-reset step."""
-        return False
-
-    @classmethod
     def _solver_specific_clear(cls) -> None:
         """Release class-level state owned by the subclass."""
-
-    @classmethod
-    def _check_solver_status(cls) -> None:
-        """Inspect solver status after a step (must not synchronize unless debugging)."""
-
-    @classmethod
-    def _log_solver_debug(cls) -> None:
-        """Log solver diagnostics after a step when ``NewtonCfg.debug_mode`` is set."""
-        state = NewtonManager._state_0
-        if state is not None and state.body_q is not None and state.body_q.shape[0]:
-            finite = bool(np.isfinite(state.body_q.numpy()).all())
-            logger.debug("[%s] t=%.4f s, body_q finite: %s", cls.__name__, cls.get_simulation_time(), finite)
-
-    # ------------------------------------------------------------------------------------------------
-    # Internals
-    # ------------------------------------------------------------------------------------------------
-
-    @classmethod
-    def _graph_unavailable_reason(cls) -> str | None:
-        if not cls._supports_cuda_graph_capture(NewtonManager._solver_cfg):
-            return f"{cls.__name__}._supports_cuda_graph_capture() is False"
-        cfg = cls._cfg
-        return _graph.graph_unavailable_reason(
-            cls.get_device(),
-            use_cuda_graph=bool(getattr(cfg, "use_cuda_graph", True)),
-            use_cpu_graph=bool(getattr(cfg, "use_cpu_graph", True)),
-        )
-
-    @classmethod
-    def _capture_graph(cls) -> None:
-        """Capture the substep loop of one physics step (eagerly, with the reason logged once, where it cannot be).
-
-        Raises:
-            RuntimeError: If the capture itself fails. A failed capture can leave solver buffers half-written, so
-                the run does not go on eagerly with them; the message names the settings that step eagerly.
-        """
-        NewtonManager._graph = None
-        reason = cls._graph_unavailable_reason()
-        if reason is not None:
-            _graph.report_eager_fallback(reason, NewtonManager._eager_reasons_logged)
-            return
-
-        try:
-            captured = _graph.capture(cls._simulate_physics_only, cls.get_device())
-        except Exception as exc:
-            flag = "use_cuda_graph" if wp.get_device(cls.get_device()).is_cuda else "use_cpu_graph"
-            raise RuntimeError(
-                f"Graph capture of {cls.__name__}'s substep loop failed ({type(exc).__name__}: {exc}); the solver may"
-                f" be left half-initialized by the failed capture. Set NewtonCfg.{flag}=False to step eagerly, or make"
-                f" {cls.__name__}._supports_cuda_graph_capture() return False for this solver."
-            ) from exc
-        NewtonManager._graph = captured
 
     @classmethod
     def _builder_from_stage_or_fail(cls) -> newton.ModelBuilder:
@@ -871,40 +376,40 @@ class NewtonManager(PhysicsManager):
 
     @classmethod
     def _release_solver(cls) -> None:
-        if NewtonManager._slots is not None or NewtonManager._model is not None:
+        if NewtonManagerState._slots is not None or NewtonManagerState._model is not None:
             cls._solver_specific_clear()
         NewtonManager._drop_solver_state()
 
     @staticmethod
     def _drop_solver_state() -> None:
         """Empty the solver slots and what was made for the solver: graph, observables, collision pipeline."""
-        NewtonManager._slots = None
-        NewtonManager._graph = None
-        NewtonManager._graph_deferred = False
-        NewtonManager._observable_schedule = None
-        NewtonManager._collision_pipeline = None
-        NewtonManager._contacts = None
-        NewtonManager._simulation_started = False
+        NewtonManagerState._slots = None
+        NewtonManagerState._graph = None
+        NewtonManagerState._graph_deferred = False
+        NewtonManagerState._observable_schedule = None
+        NewtonManagerState._collision_pipeline = None
+        NewtonManagerState._contacts = None
+        NewtonManagerState._simulation_started = False
 
     @staticmethod
     def _clear_scene() -> None:
         NewtonManager._drop_solver_state()
-        NewtonManager._builder = None
-        NewtonManager._declared_prims = {}
-        NewtonManager._model = None
-        NewtonManager._scene_index = None
-        NewtonManager._state_0 = None
-        NewtonManager._state_1 = None
-        NewtonManager._control = None
-        NewtonManager._external_body_f = None
-        NewtonManager._recording_env_step = False
-        NewtonManager._recording_clocks = None
-        NewtonManager._reset_world_mask = None
-        NewtonManager._reset_pending = False
-        NewtonManager._pending_fk = None
-        NewtonManager._state_stamp += 1
-        NewtonManager._world_health = None
-        NewtonManager._observable_requests = ObservableRequests()
+        NewtonManagerState._builder = None
+        NewtonManagerState._declared_prims = {}
+        NewtonManagerState._model = None
+        NewtonManagerState._scene_index = None
+        NewtonManagerState._state_0 = None
+        NewtonManagerState._state_1 = None
+        NewtonManagerState._control = None
+        NewtonManagerState._external_body_f = None
+        NewtonManagerState._recording_env_step = False
+        NewtonManagerState._recording_clocks = None
+        NewtonManagerState._reset_world_mask = None
+        NewtonManagerState._reset_pending = False
+        NewtonManagerState._pending_fk = None
+        NewtonManagerState._state_stamp += 1
+        NewtonManagerState._world_health = None
+        NewtonManagerState._observable_requests = ObservableRequests()
 
 
 def _stage_has_physics(stage: Any) -> bool:

@@ -106,8 +106,10 @@ def test_replaced_contacts_are_rejected(make_sim):
     sim.step(render=False)
     model = NewtonManager.get_model()
     pipeline = newton.CollisionPipeline(model, rigid_contact_max=model.rigid_contact_max + 64)
-    NewtonManager._collision_pipeline = pipeline
-    NewtonManager._contacts = pipeline.contacts()
+    from isaaclab_newton.physics.manager_state import NewtonManagerState
+
+    NewtonManagerState._collision_pipeline = pipeline  # what a stray assignment would do
+    NewtonManagerState._contacts = pipeline.contacts()
     with pytest.raises(RuntimeError, match="not the ones the observables were allocated with"):
         sim.step(render=False)
 

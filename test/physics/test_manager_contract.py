@@ -21,11 +21,11 @@ from . import scenes
 
 
 class NewtonNoSlotsManager(NewtonManager):
-    """Assigns the solver on the class the old way and returns nothing."""
+    """Builds the solver but returns nothing (the old contract assigned class attributes instead)."""
 
     @classmethod
     def _build_solver(cls, model, solver_cfg) -> None:
-        NewtonManager._solver = SolverXPBD(model)
+        SolverXPBD(model)
 
 
 class NewtonBareSolverManager(NewtonManager):
@@ -64,6 +64,20 @@ def test_slots_reject_a_non_solver():
     scenes.add_dropped_box(builder)
     with pytest.raises(TypeError, match="use_single_state must be a bool"):
         SolverSlots(SolverXPBD(builder.finalize(device="cpu")), use_single_state=None)
+
+
+def test_manager_state_has_one_copy(make_sim):
+    """After a reset and steps, neither NewtonManager nor the active subclass holds its own copy of the state."""
+    from isaaclab_newton.physics.manager_state import NewtonManagerState
+
+    sim = make_sim(XPBDSolverCfg(iterations=2))
+    scenes.add_dropped_box(NewtonManager.create_builder())
+    sim.reset()
+    for _ in range(2):
+        sim.step(render=False)
+    names = {name for name in vars(NewtonManagerState) if name.startswith("_") and not name.startswith("__")}
+    for manager in (NewtonManager, sim.physics_manager):
+        assert not names & set(vars(manager)), f"{manager.__name__} shadows the manager state"
 
 
 def _raw_xpbd_drop(num_substeps: int, steps: int, dt: float) -> np.ndarray:
