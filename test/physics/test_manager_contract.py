@@ -75,7 +75,7 @@ def test_manager_state_has_one_copy(make_sim):
     sim.reset()
     for _ in range(2):
         sim.step(render=False)
-    names = {name for name in vars(NewtonManagerState) if name.startswith("_") and not name.startswith("__")}
+    names = set(NewtonManagerState.__annotations__)
     for manager in (NewtonManager, sim.physics_manager):
         assert not names & set(vars(manager)), f"{manager.__name__} shadows the manager state"
 
