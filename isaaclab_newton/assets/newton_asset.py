@@ -268,8 +268,10 @@ class NewtonAssetMixin(NewtonAssetBase):
     """
 
     # -- root writes -----------------------------------------------------------------------------------
-    # ``skip_forward`` is accepted for core's signature; forward kinematics is always queued (masked, only the
-    # written worlds) and runs before the next step or body read.
+    # A write queues the forward kinematics of the written worlds (masked; it runs before the next step or body
+    # read) and marks cached data stale. ``skip_forward=True`` (core's "skip invalidating cached data") does
+    # neither: reads return the cached values and body state stays that of the old coordinates until the caller
+    # invalidates, with a later write of the same envs without ``skip_forward`` or ``NewtonManager.forward()``.
 
     def write_root_pose_to_sim_index(self, *, root_pose, env_ids: Ids = None, skip_forward: bool = False) -> None:
         """Write root body poses (world frame) of the selected envs; see the class docstring for conventions.
@@ -279,13 +281,13 @@ class NewtonAssetMixin(NewtonAssetBase):
         """
         rows, mask = self._rows(env_ids, None)
         pose = self._root_value(root_pose, rows, 7, "root_pose", "write_root_pose_to_sim_index")
-        self._write_root_link_pose(pose, rows, mask)
+        self._write_root_link_pose(pose, rows, mask, skip_forward=skip_forward)
 
     def write_root_pose_to_sim_mask(self, *, root_pose, env_mask=None, skip_forward: bool = False) -> None:
         """Mask variant of :meth:`write_root_pose_to_sim_index` (full-sized ``root_pose``)."""
         rows, mask = self._rows(None, env_mask)
         pose = self._root_value(root_pose, rows, 7, "root_pose", "write_root_pose_to_sim_mask")
-        self._write_root_link_pose(pose, rows, mask)
+        self._write_root_link_pose(pose, rows, mask, skip_forward=skip_forward)
 
     write_root_link_pose_to_sim_index = write_root_pose_to_sim_index
     write_root_link_pose_to_sim_mask = write_root_pose_to_sim_mask
@@ -294,25 +296,25 @@ class NewtonAssetMixin(NewtonAssetBase):
         """Write root center-of-mass poses (world frame): the body frame is placed so its CoM lands there."""
         rows, mask = self._rows(env_ids, None)
         pose = self._root_value(root_pose, rows, 7, "root_pose", "write_root_com_pose_to_sim_index")
-        self._write_root_link_pose(self._com_to_link_pose(pose, rows), rows, mask)
+        self._write_root_link_pose(self._com_to_link_pose(pose, rows), rows, mask, skip_forward=skip_forward)
 
     def write_root_com_pose_to_sim_mask(self, *, root_pose, env_mask=None, skip_forward: bool = False) -> None:
         """Mask variant of :meth:`write_root_com_pose_to_sim_index`."""
         rows, mask = self._rows(None, env_mask)
         pose = self._root_value(root_pose, rows, 7, "root_pose", "write_root_com_pose_to_sim_mask")
-        self._write_root_link_pose(self._com_to_link_pose(pose, rows), rows, mask)
+        self._write_root_link_pose(self._com_to_link_pose(pose, rows), rows, mask, skip_forward=skip_forward)
 
     def write_root_velocity_to_sim_index(self, *, root_velocity, env_ids: Ids = None, skip_forward=False) -> None:
         """Write root center-of-mass twists (world frame). A fixed base cannot move: only the shape is checked."""
         rows, mask = self._rows(env_ids, None)
         vel = self._root_value(root_velocity, rows, 6, "root_velocity", "write_root_velocity_to_sim_index")
-        self._write_root_com_velocity(vel, rows, mask)
+        self._write_root_com_velocity(vel, rows, mask, skip_forward=skip_forward)
 
     def write_root_velocity_to_sim_mask(self, *, root_velocity, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_root_velocity_to_sim_index`."""
         rows, mask = self._rows(None, env_mask)
         vel = self._root_value(root_velocity, rows, 6, "root_velocity", "write_root_velocity_to_sim_mask")
-        self._write_root_com_velocity(vel, rows, mask)
+        self._write_root_com_velocity(vel, rows, mask, skip_forward=skip_forward)
 
     write_root_com_velocity_to_sim_index = write_root_velocity_to_sim_index
     write_root_com_velocity_to_sim_mask = write_root_velocity_to_sim_mask
@@ -321,13 +323,13 @@ class NewtonAssetMixin(NewtonAssetBase):
         """Write twists of the root body frame's origin (world frame), converted to center-of-mass twists."""
         rows, mask = self._rows(env_ids, None)
         vel = self._root_value(root_velocity, rows, 6, "root_velocity", "write_root_link_velocity_to_sim_index")
-        self._write_root_com_velocity(self._link_to_com_velocity(vel, rows), rows, mask)
+        self._write_root_com_velocity(self._link_to_com_velocity(vel, rows), rows, mask, skip_forward=skip_forward)
 
     def write_root_link_velocity_to_sim_mask(self, *, root_velocity, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_root_link_velocity_to_sim_index`."""
         rows, mask = self._rows(None, env_mask)
         vel = self._root_value(root_velocity, rows, 6, "root_velocity", "write_root_link_velocity_to_sim_mask")
-        self._write_root_com_velocity(self._link_to_com_velocity(vel, rows), rows, mask)
+        self._write_root_com_velocity(self._link_to_com_velocity(vel, rows), rows, mask, skip_forward=skip_forward)
 
     def write_root_state_to_sim(self, root_state, env_ids: Ids = None) -> None:
         """Write (N, 13) states: root body pose (7) and center-of-mass twist (6)."""
@@ -374,7 +376,9 @@ class NewtonAssetMixin(NewtonAssetBase):
             self._root_joint_arrays = RootJoints.from_binding(bind.root_joint, bind.root_coord, bind.root_dof)
         return self._root_joint_arrays
 
-    def _write_root_link_pose(self, pose: torch.Tensor, rows: torch.Tensor, mask: torch.Tensor | None) -> None:
+    def _write_root_link_pose(
+        self, pose: torch.Tensor, rows: torch.Tensor, mask: torch.Tensor | None, *, skip_forward: bool
+    ) -> None:
         bind = self._binding
         model = NewtonManager.get_model()
         write_root_pose(
@@ -386,15 +390,18 @@ class NewtonAssetMixin(NewtonAssetBase):
             joint_X_c=model.joint_X_c,
             joint_X_p=model.joint_X_p,
             joint_q=NewtonManager.get_state_0().joint_q,
-            fk=self._fk_marks(),
+            fk=None if skip_forward else self._fk_marks(),
         )
         if bind.is_fixed_base:
             solver = NewtonManager.get_solver()
             if solver is not None:
                 solver.notify_model_changed(newton.ModelFlags.JOINT_PROPERTIES)
-        NewtonManager.note_state_write(fk_queued=True)
+        if not skip_forward:
+            NewtonManager.note_state_write(fk_queued=True)
 
-    def _write_root_com_velocity(self, vel: torch.Tensor, rows: torch.Tensor, mask: torch.Tensor | None) -> None:
+    def _write_root_com_velocity(
+        self, vel: torch.Tensor, rows: torch.Tensor, mask: torch.Tensor | None, *, skip_forward: bool
+    ) -> None:
         if self._binding.is_fixed_base:
             return
         write_root_twist(
@@ -404,9 +411,10 @@ class NewtonAssetMixin(NewtonAssetBase):
             mask,
             joint_X_p=NewtonManager.get_model().joint_X_p,
             joint_qd=NewtonManager.get_state_0().joint_qd,
-            fk=self._fk_marks(),
+            fk=None if skip_forward else self._fk_marks(),
         )
-        NewtonManager.note_state_write(fk_queued=True)
+        if not skip_forward:
+            NewtonManager.note_state_write(fk_queued=True)
 
 
 class CheckedWrenchComposer(WrenchComposer):

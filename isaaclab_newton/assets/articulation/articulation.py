@@ -281,20 +281,32 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         return rows, cols, row_mask, elem
 
     # -- joint state writes ------------------------------------------------------------------------------
-    # ``skip_forward`` is accepted for core's signature; FK of the written worlds is queued and runs (masked)
-    # before the next step or body read.
+    # A write queues the FK of the written worlds (masked; it runs before the next step or body read) and marks
+    # cached data stale; ``skip_forward=True`` does neither (see the root writes of NewtonAssetMixin).
 
     def _joint_value(self, value, rows: torch.Tensor, cols: torch.Tensor, name: str, where: str, *, trailing=()):
         """A joint write's value checked to (len(rows), len(cols), *trailing); mask writes pass all rows and cols."""
         return self._checked(value, (rows.shape[0], cols.shape[0], *trailing), name, where)
 
     def _write_joint_array(
-        self, array: wp.array, indices, value, env_ids, joint_ids, env_mask, joint_mask, *, name, where
-    ):
+        self,
+        array: wp.array,
+        indices: torch.Tensor,
+        value,
+        *,
+        env_ids: Ids = None,
+        joint_ids: Ids = None,
+        env_mask=None,
+        joint_mask=None,
+        name: str,
+        where: str,
+        skip_forward: bool,
+    ) -> None:
+        """Write ``value`` into ``array`` at the selected envs' and joints' entries (``indices``, coords or dofs)."""
         table = self._joint_tables.get(id(indices))
         if table is None:
             table = self._joint_tables[id(indices)] = EntryTable.from_indices(indices)
-        fk = self._fk_marks()
+        fk = None if skip_forward else self._fk_marks()
         if env_mask is None and joint_mask is None:
             rows = self._index_tensor(env_ids, self._all_envs)
             cols = self._index_tensor(joint_ids, self._all_joints)
@@ -314,42 +326,63 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
             )
             value = self._joint_value(value, self._all_envs, self._all_joints, name, where)
             write_joint_values(table, value, array, row_mask=row_mask, col_mask=col_mask, fk=fk)
-        NewtonManager.note_state_write(fk_queued=True)
+        if not skip_forward:
+            NewtonManager.note_state_write(fk_queued=True)
 
     def write_joint_position_to_sim_index(
         self, *, position, joint_ids: Ids = None, env_ids: Ids = None, skip_forward: bool = False
     ) -> None:
         """Write joint positions [m or rad] of the selected envs/joints into the simulation state."""
-        q = NewtonManager.get_state_0().joint_q
-        where = "write_joint_position_to_sim_index"
         self._write_joint_array(
-            q, self._binding.coord_indices, position, env_ids, joint_ids, None, None, name="position", where=where
+            NewtonManager.get_state_0().joint_q,
+            self._binding.coord_indices,
+            position,
+            env_ids=env_ids,
+            joint_ids=joint_ids,
+            name="position",
+            where="write_joint_position_to_sim_index",
+            skip_forward=skip_forward,
         )
 
     def write_joint_position_to_sim_mask(self, *, position, joint_mask=None, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_joint_position_to_sim_index` (full-sized ``position``)."""
-        q = NewtonManager.get_state_0().joint_q
-        where = "write_joint_position_to_sim_mask"
         self._write_joint_array(
-            q, self._binding.coord_indices, position, None, None, env_mask, joint_mask, name="position", where=where
+            NewtonManager.get_state_0().joint_q,
+            self._binding.coord_indices,
+            position,
+            env_mask=env_mask,
+            joint_mask=joint_mask,
+            name="position",
+            where="write_joint_position_to_sim_mask",
+            skip_forward=skip_forward,
         )
 
     def write_joint_velocity_to_sim_index(
         self, *, velocity, joint_ids: Ids = None, env_ids: Ids = None, skip_forward: bool = False
     ) -> None:
         """Write joint velocities [m/s or rad/s] of the selected envs/joints into the simulation state."""
-        qd = NewtonManager.get_state_0().joint_qd
-        where = "write_joint_velocity_to_sim_index"
         self._write_joint_array(
-            qd, self._binding.dof_indices, velocity, env_ids, joint_ids, None, None, name="velocity", where=where
+            NewtonManager.get_state_0().joint_qd,
+            self._binding.dof_indices,
+            velocity,
+            env_ids=env_ids,
+            joint_ids=joint_ids,
+            name="velocity",
+            where="write_joint_velocity_to_sim_index",
+            skip_forward=skip_forward,
         )
 
     def write_joint_velocity_to_sim_mask(self, *, velocity, joint_mask=None, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_joint_velocity_to_sim_index` (full-sized ``velocity``)."""
-        qd = NewtonManager.get_state_0().joint_qd
-        where = "write_joint_velocity_to_sim_mask"
         self._write_joint_array(
-            qd, self._binding.dof_indices, velocity, None, None, env_mask, joint_mask, name="velocity", where=where
+            NewtonManager.get_state_0().joint_qd,
+            self._binding.dof_indices,
+            velocity,
+            env_mask=env_mask,
+            joint_mask=joint_mask,
+            name="velocity",
+            where="write_joint_velocity_to_sim_mask",
+            skip_forward=skip_forward,
         )
 
     def write_joint_state_to_sim_index(
