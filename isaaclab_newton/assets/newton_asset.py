@@ -11,7 +11,7 @@ from isaaclab.utils.wrench_composer import WrenchComposer
 
 from ..physics import NewtonManager
 from .articulation.binding import ArticulationBinding, torch_view
-from .index_cache import Ids, IndexResolver, integer_ids
+from .index_cache import Ids, IndexResolver
 from .state_writes import EntryTable, FkMarks, RootJoints, clear_rows, write_root_pose, write_root_twist
 from .write_checks import check_selection_size, checked_tensor
 
@@ -32,10 +32,11 @@ class NewtonAssetBase:
         self._env_index = IndexResolver(n, self.device, what=f"{type(self).__name__} env_ids")
         self._shape_limits: tuple[tuple[str, int], ...] | None = None  # filled on the first command write
         self._ALL_INDICES = self._env_index.all_ids
-        self._all_envs = torch.arange(n, device=self.device)
+        self._all_envs = self._env_index.all_ids_torch
         self._root_joint_arrays: RootJoints | None = None  # made on the first root write
         self._body_table: EntryTable | None = None  # made on the first wrench clear
-        self._all_bodies = torch.arange(len(bind.body_names), device=self.device)
+        self._body_index = IndexResolver(len(bind.body_names), self.device, what=f"{type(self).__name__} body_ids")
+        self._all_bodies = self._body_index.all_ids_torch
         model_device = str(NewtonManager.get_model().device)
         self._articulations_t = torch.as_tensor(bind.articulation_ids, dtype=torch.int32, device=model_device)
         self._articulations_wp = wp.from_torch(self._articulations_t, dtype=wp.int32)
@@ -69,18 +70,6 @@ class NewtonAssetBase:
     # Index writes select rows (``env_ids``); mask writes take full-sized values and blend them in under the mask,
     # so neither path reads device data back to the host.
 
-    def _index_tensor(self, ids: Ids, all_ids: torch.Tensor) -> torch.Tensor:
-        if ids is None or (isinstance(ids, slice) and ids == slice(None)):
-            return all_ids
-        if isinstance(ids, slice):
-            return all_ids[ids]
-        if isinstance(ids, ProxyArray):
-            ids = ids.warp
-        if isinstance(ids, wp.array):
-            ids = wp.to_torch(ids)
-        ids = integer_ids(ids, f"{type(self).__name__} ids")
-        return ids.to(device=self.device, dtype=torch.long).reshape(-1)
-
     def _bool_tensor(self, mask: wp.array | torch.Tensor | ProxyArray, count: int, name: str) -> torch.Tensor:
         """``mask`` as a ``(count,)`` bool tensor on the asset's device; shape and dtype are checked on the host.
 
@@ -102,7 +91,7 @@ class NewtonAssetBase:
         """The env rows a write covers and, for mask writes, the boolean selection over them (all rows)."""
         if env_mask is not None:
             return self._all_envs, self._bool_tensor(env_mask, self._all_envs.shape[0], "env_mask")
-        return self._index_tensor(env_ids, self._all_envs), None
+        return self._env_index.resolve_torch(env_ids), None
 
     def _resolve_env_ids(self, env_ids: Ids) -> wp.array:
         """Env selector as an int32 Warp array; conversions of repeated selectors are cached."""

@@ -89,7 +89,7 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         Raises:
             ValueError: If ``object_ids`` selects a subset of the objects (worlds reset as a whole).
         """
-        if object_ids is not None and len(self._index_tensor(object_ids, self._all_bodies)) != self.num_bodies:
+        if object_ids is not None and len(self._body_index.resolve_torch(object_ids)) != self.num_bodies:
             raise ValueError("RigidObjectCollection.reset() resets whole environments; pass object_ids=None.")
         self._reset_worlds(*self._rows(env_ids, env_mask))
 
@@ -226,7 +226,7 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         """The object columns a write covers and, for mask writes, the boolean selection over them (all columns)."""
         if body_mask is not None:
             return self._all_bodies, self._bool_tensor(body_mask, self._all_bodies.shape[0], "body_mask")
-        return self._index_tensor(body_ids, self._all_bodies), None
+        return self._body_index.resolve_torch(body_ids), None
 
     def _com_offset(self, rows: torch.Tensor, objs: torch.Tensor) -> torch.Tensor:
         return self._data.body_com_pos_b.torch[rows][:, objs]
