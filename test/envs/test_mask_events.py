@@ -13,7 +13,7 @@ from isaaclab_contrib.envs.mask_events import (
     run_reset_events_mask,
 )
 
-from .test_mask_reset import _close, _make_env
+from .conftest import _close, _make_env
 
 NUM_ENVS = 8
 MASK = torch.tensor([True, False, True, True, False, True, False, True])
