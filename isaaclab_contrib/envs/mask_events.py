@@ -27,8 +27,13 @@ import torch
 import warp as wp
 from isaaclab.managers import SceneEntityCfg
 
+from .joint_reset import JointRangeTable, sample_joint_state_kernel, upload
+
 _DEFAULT_ASSET = "robot"
 """The entity core's joint reset events act on when their params name none."""
+
+_EVENTS_CHANGED = "The joint reset events of a step (their ranges or entities)"
+"""What changed, in the error raised when a group's ranges change while a step's CUDA graph is recorded."""
 
 
 def reset_joints_by_offset_mask(
@@ -176,23 +181,25 @@ class _JointResetGroup:
         self._asset = asset
         self._asset_cfgs = tuple(reset.asset_cfg for reset in resets)
         # the last event naming a joint resets it (core applies events in order); -1: no event of the group
-        owner_host = torch.full((num_joints,), -1, dtype=torch.int32)
+        owner = torch.full((num_joints,), -1, dtype=torch.long)
         all_joints = False
         for k, reset in enumerate(resets):
             ids = slice(None) if reset.asset_cfg is None else reset.asset_cfg.joint_ids
             all_joints |= isinstance(ids, slice) and ids == slice(None)
-            owner_host[ids.cpu() if isinstance(ids, torch.Tensor) else ids] = k
-        owner = torch.empty_like(owner_host, device=device)
+            owner[ids.cpu() if isinstance(ids, torch.Tensor) else ids] = k
+        self._owner = owner
+        self._joint_mask = None
+        if not all_joints:
+            self._joint_mask = torch.empty(num_joints, dtype=torch.bool, device=device)
+            upload(owner >= 0, self._joint_mask, changed=_EVENTS_CHANGED)
+        self._ranges = JointRangeTable(num_joints, device, changed=_EVENTS_CHANGED)
         self._device = wp.get_device(str(device))
-        self._upload(owner_host, owner)
-        self._joint_mask = None if all_joints else owner >= 0
-        self._owner = wp.from_torch(owner, dtype=wp.int32)
-        self._ranges = torch.zeros((len(resets), 5), dtype=torch.float32, device=device)
-        self._ranges_key: tuple | None = None
         self._draw = torch.zeros((num_envs, 2, num_joints), dtype=torch.float32, device=device)
         self._pos = torch.zeros((num_envs, num_joints), dtype=torch.float32, device=device)
         self._vel = torch.zeros_like(self._pos)
-        self._wp = tuple(wp.from_torch(t, dtype=wp.float32) for t in (self._ranges, self._draw, self._pos, self._vel))
+        self._wp = tuple(
+            wp.from_torch(t, dtype=wp.float32) for t in (self._draw[:, 0], self._draw[:, 1], self._pos, self._vel)
+        )
 
     def serves(self, asset: Any, resets: list[_JointReset]) -> bool:
         """Whether this group was made for ``asset`` and the entity configurations of ``resets``."""
@@ -202,81 +209,22 @@ class _JointResetGroup:
 
     def apply(self, asset: Any, env_mask: torch.Tensor, resets: list[_JointReset]) -> None:
         """Draw, compute every joint's reset value and write positions and velocities of the masked envs."""
-        self._update_ranges(resets)
-        ranges, draw, pos, vel = self._wp
+        key = tuple((reset.scale, *reset.position_range, *reset.velocity_range) for reset in resets)
+        self._ranges.update(key, lambda: self._range_rows(key))
         torch.rand(self._draw.shape, out=self._draw)
-        data = asset.data
         wp.launch(
-            _joint_reset_kernel,
-            dim=(self._pos.shape[0], self._pos.shape[1]),
-            inputs=[
-                draw,
-                self._owner,
-                ranges,
-                data.default_joint_pos.warp,
-                data.default_joint_vel.warp,
-                data.soft_joint_pos_limits.warp,
-                data.soft_joint_vel_limits.warp,
-            ],
-            outputs=[pos, vel],
+            sample_joint_state_kernel,
+            dim=tuple(self._pos.shape),
+            inputs=list(self._ranges.launch_inputs(asset.data, *self._wp)),
             device=self._device,
         )
         asset.write_joint_position_to_sim_mask(position=self._pos, joint_mask=self._joint_mask, env_mask=env_mask)
         asset.write_joint_velocity_to_sim_mask(velocity=self._vel, joint_mask=self._joint_mask, env_mask=env_mask)
 
-    def _update_ranges(self, resets: list[_JointReset]) -> None:
-        """Copy the events' ranges to the device where they changed since the last reset of this group."""
-        key = tuple((reset.scale, *reset.position_range, *reset.velocity_range) for reset in resets)
-        if key == self._ranges_key:
-            return
-        rows = [(p0, p1 - p0, v0, v1 - v0, float(scale)) for scale, p0, p1, v0, v1 in key]
-        self._upload(torch.tensor(rows, dtype=torch.float32), self._ranges)
-        self._ranges_key = key
-
-    def _upload(self, host: torch.Tensor, out: torch.Tensor) -> None:
-        """Copy ``host`` into the device buffer ``out`` without the host waiting (from pinned memory on CUDA)."""
-        if self._device.is_capturing:
-            raise RuntimeError(
-                "The joint reset events of a step changed (their ranges or entities) between the eager step and the"
-                " recording of the step's CUDA graph; change event params before env.step() and call"
-                " env.discard_step_graph() after."
-            )
-        if out.is_cuda:
-            host = host.pin_memory()  # torch's pinned allocator keeps it until the copy has run
-        out.copy_(host, non_blocking=True)
-
-
-@wp.kernel(enable_backward=False)
-def _joint_reset_kernel(
-    draw: wp.array3d(dtype=wp.float32),
-    owner: wp.array(dtype=wp.int32),
-    ranges: wp.array2d(dtype=wp.float32),
-    default_pos: wp.array2d(dtype=wp.float32),
-    default_vel: wp.array2d(dtype=wp.float32),
-    pos_limits: wp.array2d(dtype=wp.vec2f),
-    vel_limits: wp.array2d(dtype=wp.float32),
-    joint_pos: wp.array2d(dtype=wp.float32),
-    joint_vel: wp.array2d(dtype=wp.float32),
-):
-    """Reset values of every env's joints: default joint state plus (or times) a uniform sample, clamped.
-
-    ``draw`` (num_envs, 2, num_joints) holds uniform samples in [0, 1) for positions and velocities; joint ``j`` takes
-    the ranges of event ``owner[j]`` (row of ``ranges``: position lower and span, velocity lower and span, 1 to scale
-    or 0 to offset the defaults) and is left alone where ``owner[j]`` is -1. Positions are clamped to the soft limits
-    and velocities to +-the soft velocity limits, as core's events do.
-    """
-    env, j = wp.tid()
-    k = owner[j]
-    if k < 0:
-        return
-    pos_sample = draw[env, 0, j] * ranges[k, 1] + ranges[k, 0]
-    vel_sample = draw[env, 1, j] * ranges[k, 3] + ranges[k, 2]
-    pos = default_pos[env, j] + pos_sample
-    vel = default_vel[env, j] + vel_sample
-    if ranges[k, 4] != 0.0:
-        pos = default_pos[env, j] * pos_sample
-        vel = default_vel[env, j] * vel_sample
-    limits = pos_limits[env, j]
-    vel_limit = vel_limits[env, j]
-    joint_pos[env, j] = wp.min(wp.max(pos, limits[0]), limits[1])
-    joint_vel[env, j] = wp.min(wp.max(vel, -vel_limit), vel_limit)
+    def _range_rows(self, key: tuple) -> torch.Tensor:
+        """Each joint's range row (see :data:`~.joint_reset.RANGE_COLUMNS`): that of the event owning it, else 0."""
+        events = torch.tensor(
+            [(0.0, 0.0, 0.0, 0.0, 0.0)] + [(p0, p1 - p0, v0, v1 - v0, float(scale)) for scale, p0, p1, v0, v1 in key],
+            dtype=torch.float32,
+        )
+        return events[self._owner + 1]

@@ -55,7 +55,7 @@ class MaskResetMixin:
         self._reset_graph_key: tuple[bool, ...] | None = None
         self._reset_warm_key: tuple[bool, ...] | None = None
         self._index_reset_actuators = _actuators_reset_by_index(self.scene)
-        self._mask_launches = RecordedLaunches(self.device, cpu_graphs=NewtonManager.cpu_graphs_enabled())
+        self._mask_launches = RecordedLaunches(self.device)
         rate = torch.zeros(1, dtype=torch.float32, device=self.device)
         self._success_rate = rate[0]  # the logged 0-d tensor, updated in place
         self._success_rate_wp = wp.from_torch(rate)

@@ -119,7 +119,7 @@ class _NonfiniteActionCounter:
         self._landed: torch.cuda.Event | None = None
         self._steps = 0
         self._copied_steps = 0
-        self._launches = RecordedLaunches(device, cpu_graphs=NewtonManager.cpu_graphs_enabled())
+        self._launches = RecordedLaunches(device)
         self._bits_views: dict[int, tuple[torch.Tensor, wp.array]] = {}
 
     def zero_nonfinite(self, action: torch.Tensor, *, out: torch.Tensor | None = None) -> torch.Tensor:
@@ -219,7 +219,7 @@ class _NonfiniteWorldFlags:
         self._worlds: tuple[wp.array, wp.array] | None = None
         self._base: tuple[torch.Tensor, wp.array] | None = None
         self._target: tuple[torch.Tensor, wp.array] | None = None
-        self._launches = RecordedLaunches(device, cpu_graphs=NewtonManager.cpu_graphs_enabled())
+        self._launches = RecordedLaunches(device)
         self._num_envs = num_envs
 
     def update(self, terminated: torch.Tensor | None, *, out: torch.Tensor | None = None) -> torch.Tensor:

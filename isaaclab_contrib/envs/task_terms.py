@@ -5,7 +5,6 @@ from __future__ import annotations
 import torch
 import warp as wp
 
-from isaaclab_newton.physics import NewtonManager
 from isaaclab_newton.physics.recorded_launch import RecordedLaunches
 
 
@@ -18,7 +17,7 @@ class TaskTermsMixin:
     def _init_task_terms(self) -> None:
         """Make the term launches (recorded once per argument set) and the cache of Warp views."""
         self._term_device = wp.get_device(self.device)
-        self._term_launches = RecordedLaunches(self.device, cpu_graphs=NewtonManager.cpu_graphs_enabled())
+        self._term_launches = RecordedLaunches(self.device)
         self._term_views: dict[str, tuple[torch.Tensor, wp.array]] = {}
 
     def _term_view(self, name: str, dtype) -> wp.array:

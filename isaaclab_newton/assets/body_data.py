@@ -103,12 +103,12 @@ class NewtonBodyDataMixin:
 
     def _init_body_buffers(self, binding: ArticulationBinding, device: str) -> None:
         self._binding = binding
-        self._n = binding.num_instances
-        self._nb = len(binding.body_names)
+        self._num_instances = binding.num_instances
+        self._num_bodies = len(binding.body_names)
         self._views: dict[int, tuple[wp.array, torch.Tensor]] = {}
         self._lazy: dict[str, tuple[TimestampedBuffer, Callable[[], torch.Tensor | None], torch.Tensor]] = {}
         self._static: dict[str, ProxyArray] = {}
-        body_shape = (self._n, self._nb)
+        body_shape = (self._num_instances, self._num_bodies)
         for suffix, (dtype, _, attr) in _SOURCES.items():
             self._add_gather(f"body_{suffix}", body_shape, dtype, attr, binding.body_indices)
         for suffix, (dtype, _, fn) in _FRAME_FIELDS.items():
@@ -118,26 +118,51 @@ class NewtonBodyDataMixin:
         root_dtypes["heading_w"] = wp.float32
         self._root_dtypes = root_dtypes
         for name in self._root_frame_fields:  # one kernel computes all of them (see root_frame.py)
-            self._add_lazy(name, (self._n,), root_dtypes[name], self._root_frame)
-        self._add_lazy("body_inertia", (self._n, self._nb, 9), wp.float32, self._inertia_w)
-        self._add_lazy("body_com_acc_w", (self._n, self._nb), wp.spatial_vectorf, self._difference("body_com_vel_w"))
-        self._add_lazy("body_com_lin_acc_w", (self._n, self._nb), wp.vec3f, lambda: self._v("body_com_acc_w")[..., :3])
-        self._add_lazy("body_com_ang_acc_w", (self._n, self._nb), wp.vec3f, lambda: self._v("body_com_acc_w")[..., 3:])
+            self._add_lazy(name, (self._num_instances,), root_dtypes[name], self._root_frame)
+        self._add_lazy("body_inertia", (self._num_instances, self._num_bodies, 9), wp.float32, self._inertia_w)
+        self._add_lazy(
+            "body_com_acc_w",
+            (self._num_instances, self._num_bodies),
+            wp.spatial_vectorf,
+            self._difference("body_com_vel_w"),
+        )
+        self._add_lazy(
+            "body_com_lin_acc_w",
+            (self._num_instances, self._num_bodies),
+            wp.vec3f,
+            lambda: self._dependency("body_com_acc_w")[..., :3],
+        )
+        self._add_lazy(
+            "body_com_ang_acc_w",
+            (self._num_instances, self._num_bodies),
+            wp.vec3f,
+            lambda: self._dependency("body_com_acc_w")[..., 3:],
+        )
         for name, dtype in (("default_root_pose", wp.transformf), ("default_root_vel", wp.spatial_vectorf)):
-            self._static[name] = ProxyArray(wp.zeros((self._n,), dtype=dtype, device=device))
-        self._static["default_root_state"] = ProxyArray(wp.zeros((self._n, 13), dtype=wp.float32, device=device))
+            self._static[name] = ProxyArray(wp.zeros((self._num_instances,), dtype=dtype, device=device))
+        self._static["default_root_state"] = ProxyArray(
+            wp.zeros((self._num_instances, 13), dtype=wp.float32, device=device)
+        )
         gravity = torch.tensor(NewtonManager.get_gravity(), dtype=torch.float32)
         norm = torch.linalg.norm(gravity)
         direction = gravity / norm if norm > 0 else torch.tensor(_GRAVITY_DIR)
         self._static["GRAVITY_VEC_W"] = ProxyArray(
-            wp.array(direction.repeat(self._n, 1).numpy(), dtype=wp.vec3f, device=device)
+            wp.array(direction.repeat(self._num_instances, 1).numpy(), dtype=wp.vec3f, device=device)
         )
-        forward = torch.tensor([[1.0, 0.0, 0.0]]).repeat(self._n, 1)
+        forward = torch.tensor([[1.0, 0.0, 0.0]]).repeat(self._num_instances, 1)
         self._static["FORWARD_VEC_B"] = ProxyArray(wp.array(forward.numpy(), dtype=wp.vec3f, device=device))
-        self._static["body_mass"] = ProxyArray(wp.zeros((self._n, self._nb), dtype=wp.float32, device=device))
-        self._static["body_com_pose_b"] = ProxyArray(wp.zeros((self._n, self._nb), dtype=wp.transformf, device=device))
-        self._static["body_com_pos_b"] = ProxyArray(wp.zeros((self._n, self._nb), dtype=wp.vec3f, device=device))
-        self._static["body_com_quat_b"] = ProxyArray(wp.zeros((self._n, self._nb), dtype=wp.quatf, device=device))
+        self._static["body_mass"] = ProxyArray(
+            wp.zeros((self._num_instances, self._num_bodies), dtype=wp.float32, device=device)
+        )
+        self._static["body_com_pose_b"] = ProxyArray(
+            wp.zeros((self._num_instances, self._num_bodies), dtype=wp.transformf, device=device)
+        )
+        self._static["body_com_pos_b"] = ProxyArray(
+            wp.zeros((self._num_instances, self._num_bodies), dtype=wp.vec3f, device=device)
+        )
+        self._static["body_com_quat_b"] = ProxyArray(
+            wp.zeros((self._num_instances, self._num_bodies), dtype=wp.quatf, device=device)
+        )
         self.read_body_properties()
         self._root_frame_args: dict | None = None  # kernel arguments, bound on the first root read
 
@@ -172,7 +197,7 @@ class NewtonBodyDataMixin:
             buf.timestamp = stamp
         return tensor
 
-    def _v(self, name: str) -> torch.Tensor:
+    def _dependency(self, name: str) -> torch.Tensor:
         """Current value of a lazy or static quantity as a torch tensor, inside a compute (kinematics applied)."""
         static = self._static.get(name)
         if static is not None:
@@ -220,7 +245,7 @@ class NewtonBodyDataMixin:
         out = tensor.view(-1, *tensor.shape[rows.dim() :])
 
     def _body_field_compute(self, fn: _Compute) -> Callable[[], torch.Tensor]:
-        return lambda: fn(lambda suffix: self._v(f"body_{suffix}"), self._static["body_com_pos_b"].torch)
+        return lambda: fn(lambda suffix: self._dependency(f"body_{suffix}"), self._static["body_com_pos_b"].torch)
 
     def _root_frame(self) -> None:
         """Compute every root-frame buffer at once and mark them all current."""
@@ -231,7 +256,7 @@ class NewtonBodyDataMixin:
             out = {  # the kernel writes scratch for the names a subclass defines otherwise
                 name: self._lazy[name][0].data.warp
                 if name in owned
-                else wp.zeros(self._n, dtype=self._root_dtypes[name], device=self._binding.device)
+                else wp.zeros(self._num_instances, dtype=self._root_dtypes[name], device=self._binding.device)
                 for name in ROOT_FRAME_FIELDS
             }
             args = self._root_frame_args = {
@@ -259,8 +284,8 @@ class NewtonBodyDataMixin:
     def _inertia_w(self) -> torch.Tensor:
         from isaaclab.utils.math import matrix_from_quat
 
-        rot = matrix_from_quat(self._v("body_link_quat_w"))
-        return (rot @ self._inertia_b @ rot.transpose(-1, -2)).reshape(self._n, self._nb, 9)
+        rot = matrix_from_quat(self._dependency("body_link_quat_w"))
+        return (rot @ self._inertia_b @ rot.transpose(-1, -2)).reshape(self._num_instances, self._num_bodies, 9)
 
     def _difference(self, velocity: str) -> Callable[[], torch.Tensor | None]:
         """Finite difference of ``velocity`` between two reads (core's convention for accelerations)."""
@@ -274,7 +299,7 @@ class NewtonBodyDataMixin:
 
         def compute() -> torch.Tensor | None:
             now = NewtonManager.get_simulation_time()
-            vel = self._v(velocity)
+            vel = self._dependency(velocity)
             if "prev" not in memory:
                 memory["prev"] = vel.clone()
                 stamp(now)
@@ -291,18 +316,20 @@ class NewtonBodyDataMixin:
 
     # -- properties -----------------------------------------------------------------------------------
 
-    def _t(self, name: str) -> torch.Tensor:
+    def _tensor(self, name: str) -> torch.Tensor:
         """Current value of a lazy or static quantity as a torch tensor (applies queued kinematics first)."""
         if name not in self._static:
             NewtonManager.update_kinematics()
-        return self._v(name)
+        return self._dependency(name)
 
     def read_body_properties(self) -> None:
         """Copy masses [kg], inertias [kg m^2] (about the CoM, body frame) and CoM offsets [m] from the model."""
         model = NewtonManager.get_model()
         bodies = self._binding.body_indices
         self._static["body_mass"].torch.copy_(torch_view(model.body_mass)[bodies])
-        self._inertia_b = torch_view(model.body_inertia)[bodies].reshape(self._n, self._nb, 3, 3).clone()
+        self._inertia_b = (
+            torch_view(model.body_inertia)[bodies].reshape(self._num_instances, self._num_bodies, 3, 3).clone()
+        )
         com = torch_view(model.body_com)[bodies]
         self._static["body_com_pos_b"].torch.copy_(com)
         identity = torch.zeros((*com.shape[:-1], 4), device=com.device)

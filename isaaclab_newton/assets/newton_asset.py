@@ -11,7 +11,7 @@ from isaaclab.utils.wrench_composer import WrenchComposer
 
 from ..physics import NewtonManager
 from .articulation.binding import ArticulationBinding, torch_view
-from .index_cache import Ids, IndexResolver, integer_ids
+from .index_cache import Ids, IndexResolver
 from .state_writes import EntryTable, FkMarks, RootJoints, clear_rows, write_root_pose, write_root_twist
 from .write_checks import check_selection_size, checked_tensor
 
@@ -32,10 +32,11 @@ class NewtonAssetBase:
         self._env_index = IndexResolver(n, self.device, what=f"{type(self).__name__} env_ids")
         self._shape_limits: tuple[tuple[str, int], ...] | None = None  # filled on the first command write
         self._ALL_INDICES = self._env_index.all_ids
-        self._all_envs = torch.arange(n, device=self.device)
+        self._all_envs = self._env_index.all_ids_torch
         self._root_joint_arrays: RootJoints | None = None  # made on the first root write
         self._body_table: EntryTable | None = None  # made on the first wrench clear
-        self._all_bodies = torch.arange(len(bind.body_names), device=self.device)
+        self._body_index = IndexResolver(len(bind.body_names), self.device, what=f"{type(self).__name__} body_ids")
+        self._all_bodies = self._body_index.all_ids_torch
         model_device = str(NewtonManager.get_model().device)
         self._articulations_t = torch.as_tensor(bind.articulation_ids, dtype=torch.int32, device=model_device)
         self._articulations_wp = wp.from_torch(self._articulations_t, dtype=wp.int32)
@@ -69,18 +70,6 @@ class NewtonAssetBase:
     # Index writes select rows (``env_ids``); mask writes take full-sized values and blend them in under the mask,
     # so neither path reads device data back to the host.
 
-    def _index_tensor(self, ids: Ids, all_ids: torch.Tensor) -> torch.Tensor:
-        if ids is None or (isinstance(ids, slice) and ids == slice(None)):
-            return all_ids
-        if isinstance(ids, slice):
-            return all_ids[ids]
-        if isinstance(ids, ProxyArray):
-            ids = ids.warp
-        if isinstance(ids, wp.array):
-            ids = wp.to_torch(ids)
-        ids = integer_ids(ids, f"{type(self).__name__} ids")
-        return ids.to(device=self.device, dtype=torch.long).reshape(-1)
-
     def _bool_tensor(self, mask: wp.array | torch.Tensor | ProxyArray, count: int, name: str) -> torch.Tensor:
         """``mask`` as a ``(count,)`` bool tensor on the asset's device; shape and dtype are checked on the host.
 
@@ -102,7 +91,7 @@ class NewtonAssetBase:
         """The env rows a write covers and, for mask writes, the boolean selection over them (all rows)."""
         if env_mask is not None:
             return self._all_envs, self._bool_tensor(env_mask, self._all_envs.shape[0], "env_mask")
-        return self._index_tensor(env_ids, self._all_envs), None
+        return self._env_index.resolve_torch(env_ids), None
 
     def _resolve_env_ids(self, env_ids: Ids) -> wp.array:
         """Env selector as an int32 Warp array; conversions of repeated selectors are cached."""
@@ -268,8 +257,10 @@ class NewtonAssetMixin(NewtonAssetBase):
     """
 
     # -- root writes -----------------------------------------------------------------------------------
-    # ``skip_forward`` is accepted for core's signature; forward kinematics is always queued (masked, only the
-    # written worlds) and runs before the next step or body read.
+    # A write queues the forward kinematics of the written worlds (masked; it runs before the next step or body
+    # read) and marks cached data stale. ``skip_forward=True`` (core's "skip invalidating cached data") does
+    # neither: reads return the cached values and body state stays that of the old coordinates until the caller
+    # invalidates, with a later write of the same envs without ``skip_forward`` or ``NewtonManager.forward()``.
 
     def write_root_pose_to_sim_index(self, *, root_pose, env_ids: Ids = None, skip_forward: bool = False) -> None:
         """Write root body poses (world frame) of the selected envs; see the class docstring for conventions.
@@ -279,13 +270,13 @@ class NewtonAssetMixin(NewtonAssetBase):
         """
         rows, mask = self._rows(env_ids, None)
         pose = self._root_value(root_pose, rows, 7, "root_pose", "write_root_pose_to_sim_index")
-        self._write_root_link_pose(pose, rows, mask)
+        self._write_root_link_pose(pose, rows, mask, skip_forward=skip_forward)
 
     def write_root_pose_to_sim_mask(self, *, root_pose, env_mask=None, skip_forward: bool = False) -> None:
         """Mask variant of :meth:`write_root_pose_to_sim_index` (full-sized ``root_pose``)."""
         rows, mask = self._rows(None, env_mask)
         pose = self._root_value(root_pose, rows, 7, "root_pose", "write_root_pose_to_sim_mask")
-        self._write_root_link_pose(pose, rows, mask)
+        self._write_root_link_pose(pose, rows, mask, skip_forward=skip_forward)
 
     write_root_link_pose_to_sim_index = write_root_pose_to_sim_index
     write_root_link_pose_to_sim_mask = write_root_pose_to_sim_mask
@@ -294,25 +285,25 @@ class NewtonAssetMixin(NewtonAssetBase):
         """Write root center-of-mass poses (world frame): the body frame is placed so its CoM lands there."""
         rows, mask = self._rows(env_ids, None)
         pose = self._root_value(root_pose, rows, 7, "root_pose", "write_root_com_pose_to_sim_index")
-        self._write_root_link_pose(self._com_to_link_pose(pose, rows), rows, mask)
+        self._write_root_link_pose(self._com_to_link_pose(pose, rows), rows, mask, skip_forward=skip_forward)
 
     def write_root_com_pose_to_sim_mask(self, *, root_pose, env_mask=None, skip_forward: bool = False) -> None:
         """Mask variant of :meth:`write_root_com_pose_to_sim_index`."""
         rows, mask = self._rows(None, env_mask)
         pose = self._root_value(root_pose, rows, 7, "root_pose", "write_root_com_pose_to_sim_mask")
-        self._write_root_link_pose(self._com_to_link_pose(pose, rows), rows, mask)
+        self._write_root_link_pose(self._com_to_link_pose(pose, rows), rows, mask, skip_forward=skip_forward)
 
     def write_root_velocity_to_sim_index(self, *, root_velocity, env_ids: Ids = None, skip_forward=False) -> None:
         """Write root center-of-mass twists (world frame). A fixed base cannot move: only the shape is checked."""
         rows, mask = self._rows(env_ids, None)
         vel = self._root_value(root_velocity, rows, 6, "root_velocity", "write_root_velocity_to_sim_index")
-        self._write_root_com_velocity(vel, rows, mask)
+        self._write_root_com_velocity(vel, rows, mask, skip_forward=skip_forward)
 
     def write_root_velocity_to_sim_mask(self, *, root_velocity, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_root_velocity_to_sim_index`."""
         rows, mask = self._rows(None, env_mask)
         vel = self._root_value(root_velocity, rows, 6, "root_velocity", "write_root_velocity_to_sim_mask")
-        self._write_root_com_velocity(vel, rows, mask)
+        self._write_root_com_velocity(vel, rows, mask, skip_forward=skip_forward)
 
     write_root_com_velocity_to_sim_index = write_root_velocity_to_sim_index
     write_root_com_velocity_to_sim_mask = write_root_velocity_to_sim_mask
@@ -321,13 +312,13 @@ class NewtonAssetMixin(NewtonAssetBase):
         """Write twists of the root body frame's origin (world frame), converted to center-of-mass twists."""
         rows, mask = self._rows(env_ids, None)
         vel = self._root_value(root_velocity, rows, 6, "root_velocity", "write_root_link_velocity_to_sim_index")
-        self._write_root_com_velocity(self._link_to_com_velocity(vel, rows), rows, mask)
+        self._write_root_com_velocity(self._link_to_com_velocity(vel, rows), rows, mask, skip_forward=skip_forward)
 
     def write_root_link_velocity_to_sim_mask(self, *, root_velocity, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_root_link_velocity_to_sim_index`."""
         rows, mask = self._rows(None, env_mask)
         vel = self._root_value(root_velocity, rows, 6, "root_velocity", "write_root_link_velocity_to_sim_mask")
-        self._write_root_com_velocity(self._link_to_com_velocity(vel, rows), rows, mask)
+        self._write_root_com_velocity(self._link_to_com_velocity(vel, rows), rows, mask, skip_forward=skip_forward)
 
     def write_root_state_to_sim(self, root_state, env_ids: Ids = None) -> None:
         """Write (N, 13) states: root body pose (7) and center-of-mass twist (6)."""
@@ -374,7 +365,9 @@ class NewtonAssetMixin(NewtonAssetBase):
             self._root_joint_arrays = RootJoints.from_binding(bind.root_joint, bind.root_coord, bind.root_dof)
         return self._root_joint_arrays
 
-    def _write_root_link_pose(self, pose: torch.Tensor, rows: torch.Tensor, mask: torch.Tensor | None) -> None:
+    def _write_root_link_pose(
+        self, pose: torch.Tensor, rows: torch.Tensor, mask: torch.Tensor | None, *, skip_forward: bool
+    ) -> None:
         bind = self._binding
         model = NewtonManager.get_model()
         write_root_pose(
@@ -386,15 +379,18 @@ class NewtonAssetMixin(NewtonAssetBase):
             joint_X_c=model.joint_X_c,
             joint_X_p=model.joint_X_p,
             joint_q=NewtonManager.get_state_0().joint_q,
-            fk=self._fk_marks(),
+            fk=None if skip_forward else self._fk_marks(),
         )
         if bind.is_fixed_base:
             solver = NewtonManager.get_solver()
             if solver is not None:
                 solver.notify_model_changed(newton.ModelFlags.JOINT_PROPERTIES)
-        NewtonManager.note_state_write(fk_queued=True)
+        if not skip_forward:
+            NewtonManager.note_state_write(fk_queued=True)
 
-    def _write_root_com_velocity(self, vel: torch.Tensor, rows: torch.Tensor, mask: torch.Tensor | None) -> None:
+    def _write_root_com_velocity(
+        self, vel: torch.Tensor, rows: torch.Tensor, mask: torch.Tensor | None, *, skip_forward: bool
+    ) -> None:
         if self._binding.is_fixed_base:
             return
         write_root_twist(
@@ -404,9 +400,10 @@ class NewtonAssetMixin(NewtonAssetBase):
             mask,
             joint_X_p=NewtonManager.get_model().joint_X_p,
             joint_qd=NewtonManager.get_state_0().joint_qd,
-            fk=self._fk_marks(),
+            fk=None if skip_forward else self._fk_marks(),
         )
-        NewtonManager.note_state_write(fk_queued=True)
+        if not skip_forward:
+            NewtonManager.note_state_write(fk_queued=True)
 
 
 class CheckedWrenchComposer(WrenchComposer):

@@ -16,6 +16,7 @@ from operator import is_
 import warp as wp
 
 from . import graph as _graph
+from .newton_manager import NewtonManager
 
 _SCALARS = (bool, int, float)
 
@@ -34,12 +35,14 @@ class RecordedLaunches:
     Args:
         device: The Warp device the kernels run on.
         capacity: Number of recorded launches kept.
-        cpu_graphs: On CPU, record launches without fresh arguments as one-launch Warp CPU graphs (pass
-            :meth:`NewtonManager.cpu_graphs_enabled() <isaaclab_newton.physics.NewtonManager.cpu_graphs_enabled>`,
-            so that ``NewtonCfg.use_cpu_graph=False`` turns them off too).
+        cpu_graphs: On CPU, record launches without fresh arguments as one-launch Warp CPU graphs. ``None`` (the
+            default) follows :meth:`NewtonManager.cpu_graphs_enabled` at construction, so that
+            ``NewtonCfg.use_cpu_graph=False`` turns them off.
     """
 
-    def __init__(self, device: str, *, capacity: int = 16, cpu_graphs: bool = True):
+    def __init__(self, device: str, *, capacity: int = 16, cpu_graphs: bool | None = None):
+        if cpu_graphs is None:
+            cpu_graphs = NewtonManager.cpu_graphs_enabled()
         self._device = wp.get_device(device)
         self._cpu_graphs = cpu_graphs and self._device.is_cpu
         self._capacity = capacity

@@ -70,7 +70,7 @@ def _count_computes(data, name: str) -> list[int]:
 
 
 def test_root_pose_write_is_visible_in_derived_reads(cartpoles_and_cubes):
-    """Right after a root-pose write (no forward), CoM position, heading and projected gravity follow it."""
+    """Right after a root-pose write, CoM position, heading and projected gravity follow it."""
     sim, scene = cartpoles_and_cubes
     cube = scene["cube"]
     _ = cube.data.projected_gravity_b.torch.clone()  # cache the old values first
@@ -79,7 +79,7 @@ def test_root_pose_write_is_visible_in_derived_reads(cartpoles_and_cubes):
     pose[:, 2] += 0.5
     half = 0.5 * yaw
     pose[:, 3:] = torch.tensor([math.sin(half), 0.0, 0.0, math.cos(half)])  # 90 deg about x
-    cube.write_root_pose_to_sim_index(root_pose=pose, skip_forward=True)
+    cube.write_root_pose_to_sim_index(root_pose=pose)
     np.testing.assert_allclose(cube.data.root_com_pos_w.torch.numpy(), pose[:, :3].numpy(), atol=1e-5)
     np.testing.assert_allclose(cube.data.body_link_pos_w.torch[:, 0].numpy(), pose[:, :3].numpy(), atol=1e-5)
     # gravity (0, 0, -1) seen from a frame rotated 90 deg about x points along -y of that frame
@@ -99,6 +99,37 @@ def test_joint_write_moves_bodies_on_next_read(cartpoles_and_cubes):
     assert torch.allclose(robot.data.joint_pos.torch, joint_pos)
     moved = robot.data.body_link_pos_w.torch[:, cart] - before
     assert torch.allclose(moved.norm(dim=-1), torch.full((NUM_ENVS,), 0.7), atol=1e-5)
+
+
+def test_skip_forward_joint_write_leaves_body_reads_until_a_plain_write(cartpoles_and_cubes):
+    """A cart write with skip_forward=True leaves the cart's cached pose; the next plain write of the envs moves it."""
+    sim, scene = cartpoles_and_cubes
+    robot = scene["robot"]
+    cart = robot.find_bodies("cart")[0][0]
+    slider = robot.find_joints("slider_to_cart")[0][0]
+    before = robot.data.body_link_pos_w.torch[:, cart].clone()
+    joint_pos = robot.data.joint_pos.torch.clone()
+    joint_pos[:, slider] += 0.3
+    robot.write_joint_position_to_sim_index(position=joint_pos, skip_forward=True)
+    torch.testing.assert_close(robot.data.body_link_pos_w.torch[:, cart], before)
+    robot.write_joint_velocity_to_sim_index(velocity=torch.zeros(NUM_ENVS, robot.num_joints))
+    moved = robot.data.body_link_pos_w.torch[:, cart] - before
+    assert torch.allclose(moved.norm(dim=-1), torch.full((NUM_ENVS,), 0.3), atol=1e-5)
+
+
+def test_skip_forward_root_write_leaves_root_reads_until_forward(cartpoles_and_cubes):
+    """A cube pose write with skip_forward=True leaves root reads cached until NewtonManager.forward()."""
+    from isaaclab_newton.physics import NewtonManager
+
+    sim, scene = cartpoles_and_cubes
+    cube = scene["cube"]
+    before = cube.data.root_link_pos_w.torch.clone()
+    pose = cube.data.root_link_pose_w.torch.clone()
+    pose[:, 2] += 0.25
+    cube.write_root_pose_to_sim_index(root_pose=pose, skip_forward=True)
+    torch.testing.assert_close(cube.data.root_link_pos_w.torch, before)
+    NewtonManager.forward()
+    torch.testing.assert_close(cube.data.root_link_pos_w.torch, pose[:, :3])
 
 
 def test_read_twice_in_a_step_computes_once(cartpoles_and_cubes):

@@ -30,6 +30,19 @@ def test_same_tensor_is_converted_once():
     assert resolver.resolve(ids) is first
 
 
+def test_torch_form_is_cached_with_the_warp_form():
+    """resolve_torch gives int64 tensors: all ids by identity, a repeated list or int32 tensor converted once."""
+    resolver = IndexResolver(5, "cpu")
+    assert resolver.resolve_torch(None) is resolver.all_ids_torch
+    assert resolver.resolve_torch(slice(None)) is resolver.all_ids_torch
+    ids = torch.tensor([4, 2], dtype=torch.int32)
+    first = resolver.resolve_torch(ids)
+    assert first.dtype == torch.int64 and first.tolist() == [4, 2]
+    assert resolver.resolve_torch(ids) is first
+    assert resolver.resolve_torch([0, 3]) is resolver.resolve_torch([0, 3])
+    assert resolver.resolve_torch(slice(1, 3)).tolist() == [1, 2]
+
+
 def test_in_place_edit_is_seen():
     """Editing a cached selector tensor in place resolves to the new indices."""
     resolver = IndexResolver(5, "cpu")

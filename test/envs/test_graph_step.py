@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from .test_mask_reset import DIRECT_TASKS, FIXED_RESET, _close, _make_env, _robot
+from .conftest import DIRECT_TASKS, FIXED_RESET, _close, _make_env, _robot, replay_under_sync_error
 
 cuda_only = pytest.mark.skipif(not torch.cuda.is_available(), reason="CUDA graphs need a CUDA device")
 
@@ -112,20 +112,6 @@ def test_replayed_steps_do_not_synchronize(task):
         assert int(env.episode_length_buf.max()) < 7, "time-outs must have reset the envs within the window"
     finally:
         _close(env)
-
-
-def replay_under_sync_error(env, actions: torch.Tensor, steps: int = 12) -> None:
-    """Reset, step until the step graph is recorded, then run ``steps`` replayed steps under sync debug "error"."""
-    env.reset(seed=0)
-    for _ in range(3):  # eager, recorded + replayed, replayed
-        env.step(actions)
-    assert env._step_graph is not None, env.step_graph_unavailable_reason()
-    torch.cuda.set_sync_debug_mode("error")
-    try:
-        for _ in range(steps):
-            env.step(actions)
-    finally:
-        torch.cuda.set_sync_debug_mode("default")
 
 
 @cuda_only

@@ -6,7 +6,7 @@ import math
 
 import torch
 
-from .test_mask_reset import FIXED_RESET, _close, _make_env
+from .conftest import FIXED_RESET, _close, _make_env
 
 TASK = "Isaac-Cartpole-v0"
 

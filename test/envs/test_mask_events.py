@@ -13,7 +13,7 @@ from isaaclab_contrib.envs.mask_events import (
     run_reset_events_mask,
 )
 
-from .test_mask_reset import _close, _make_env
+from .conftest import _close, _make_env
 
 NUM_ENVS = 8
 MASK = torch.tensor([True, False, True, True, False, True, False, True])
@@ -191,7 +191,7 @@ def test_groups_sharing_an_entity_cfg_keep_ranges_of_their_own(env):
         run_reset_events_mask(env, MASK, terms)
     groups = env._mask_event_joint_groups
     assert len(groups) == 2
-    assert {group._ranges_key[0][1] for group in groups.values()} == {0.3, -0.2}, "each group kept its own ranges"
+    assert {group._ranges.key[0][1] for group in groups.values()} == {0.3, -0.2}, "each group kept its own ranges"
     default = env.scene["robot"].data.default_joint_pos.torch
     torch.testing.assert_close(_joint_state(env)[0][MASK, 0], default[MASK, 0] - 0.2, atol=1e-6, rtol=0.0)
 

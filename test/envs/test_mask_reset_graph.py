@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from .test_mask_reset import DIRECT_TASKS, FIXED_RESET, _assert_same, _close, _drive, _make_env, _mark_done, _snapshot
+from .conftest import DIRECT_TASKS, FIXED_RESET, _assert_same, _close, _drive, _make_env, _mark_done, _snapshot
 
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="CUDA graphs need a CUDA device")
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from isaaclab_newton.physics import MJWarpSolverCfg, NewtonManager
 
-from .test_imu import HALF, _author_two_env_boxes
+from .conftest import HALF, _author_two_env_boxes
 
 G = 9.81
 

@@ -46,7 +46,7 @@ def test_scripted_grasp_lifts_without_slip(task):
 @pytest.mark.parametrize("task", TASKS)
 def test_object_rests_where_it_spawns(task):
     """With the gripper open above it, the object's nodal mean stays within 1 mm of its spawn height for 20 steps."""
-    from envs.test_mask_reset import _close, _make_env
+    from envs.conftest import _close, _make_env
 
     env = _make_env(task, 1)
     try:
@@ -232,7 +232,7 @@ def test_replayed_lift_steps_match_eager_steps(task):
 @pytest.mark.parametrize("task", TASKS)
 def test_replayed_lift_steps_do_not_synchronize(task):
     """Replayed lift steps, time-out resets included, run under ``torch.cuda.set_sync_debug_mode("error")``."""
-    from envs.test_graph_step import replay_under_sync_error
+    from envs.conftest import replay_under_sync_error
 
     env = _make_cuda_env(task, 8, episode_steps=5)
     try:

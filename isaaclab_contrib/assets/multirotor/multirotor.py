@@ -11,7 +11,7 @@ from isaaclab.utils.string import resolve_matching_names, resolve_matching_names
 
 from isaaclab_newton.assets import Articulation
 from isaaclab_newton.assets.articulation.binding import torch_view
-from isaaclab_newton.assets.newton_asset import Ids
+from isaaclab_newton.assets.index_cache import Ids, IndexResolver
 from isaaclab_newton.physics import NewtonManager
 
 from ...actuators import Thruster, ThrusterCfg
@@ -84,8 +84,8 @@ class Multirotor(Articulation):
 
     def set_thrust_target(self, target: torch.Tensor, *, thruster_ids: Ids = None, env_ids: Ids = None) -> None:
         """Set commanded thrusts [N], float32 of shape (len(env_ids), len(thruster_ids)); applied from the next step."""
-        rows = self._index_tensor(env_ids, self._all_envs)
-        cols = self._index_tensor(thruster_ids, self._all_thrusters)
+        rows = self._env_index.resolve_torch(env_ids)
+        cols = self._thruster_index.resolve_torch(thruster_ids)
         value = self._checked(target, (rows.shape[0], cols.shape[0]), "target", "set_thrust_target")
         self._data.thrust_target.torch[rows[:, None], cols[None, :]] = value
 
@@ -186,7 +186,7 @@ class Multirotor(Articulation):
         if len(set(self._thruster_names)) != len(self._thruster_names):
             raise ValueError(f"Thruster groups of {self.cfg.prim_path!r} share rotors: {self._thruster_names}.")
         count = self.num_thrusters
-        self._all_thrusters = torch.arange(count, device=self.device)
+        self._thruster_index = IndexResolver(count, self.device, what=f"{type(self).__name__} thruster_ids")
         self._data.allocate_thrusters(count)
         default = self._data.default_rotor_speed.torch
         ids, _, values = resolve_matching_names_values(self.cfg.init_state.rps, self._thruster_names)

@@ -24,7 +24,9 @@ class MultirotorData(ArticulationData):
     def allocate_thrusters(self, count: int) -> None:
         """Allocate the per-rotor buffers for ``count`` thrusters (zeros)."""
         for name in _THRUSTER_BUFFERS:
-            self._static[name] = ProxyArray(wp.zeros((self._n, count), dtype=wp.float32, device=self.device))
+            self._static[name] = ProxyArray(
+                wp.zeros((self._num_instances, count), dtype=wp.float32, device=self.device)
+            )
 
     @property
     def thrust_target(self) -> ProxyArray:

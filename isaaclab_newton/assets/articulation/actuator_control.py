@@ -56,7 +56,7 @@ class NewtonArticulationActuatorControl(ArticulationActuatorControl):
 
     def __init__(self, articulation: Articulation):
         super().__init__(articulation)
-        self.launches = RecordedLaunches(articulation.device, cpu_graphs=NewtonManager.cpu_graphs_enabled())
+        self.launches = RecordedLaunches(articulation.device)
         """Recorded launches of the articulation's command path."""
         bind = articulation._binding
         self._coords = wp.from_torch(bind.coord_indices.to(torch.int32).contiguous(), dtype=wp.int32)

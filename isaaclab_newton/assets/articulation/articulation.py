@@ -169,10 +169,9 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     def _initialize_impl(self) -> None:
         self._binding = ArticulationBinding(self.cfg.prim_path, self.device)
         self._data = self._data_class(None, self.device, self._binding)
-        self._all_joints = torch.arange(self.num_joints, device=self.device)
         self._joint_tables: dict[int, EntryTable] = {}  # by id of the binding's index tensor (coords, dofs)
         self._joint_index = IndexResolver(self.num_joints, self.device, what=f"{type(self).__name__} joint_ids")
-        self._all_joint_ids = self._joint_index.all_ids
+        self._all_joints = self._joint_index.all_ids_torch
         self._all_true_envs = torch.ones(self._binding.num_instances, dtype=torch.bool, device=self.device)
         self._init_common()
         self._validate_cfg()
@@ -204,7 +203,7 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
             if not values or not self.num_joints:
                 continue
             ids, _, vals = resolve_matching_names_values(values, self.joint_names)
-            self._data._t(name)[:, ids] = torch.tensor(vals, dtype=torch.float32, device=self.device)
+            self._data._tensor(name)[:, ids] = torch.tensor(vals, dtype=torch.float32, device=self.device)
         self._data.soft_joint_pos_limit_factor = float(self.cfg.soft_joint_pos_limit_factor)
         self._data.update_soft_joint_pos_limits()
         self._write_defaults_to_model()
@@ -263,41 +262,47 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         return self._joint_index.resolve(joint_ids)
 
     def _joint_rows(self, env_ids: Ids, joint_ids: Ids, env_mask, joint_mask):
-        """(rows, cols, row mask, element mask) of a joint write; masks are ``None`` on the index path."""
+        """(rows, cols, element mask) of a joint write; the element mask is ``None`` on the index path."""
         if env_mask is None and joint_mask is None:
-            return (
-                self._index_tensor(env_ids, self._all_envs),
-                self._index_tensor(joint_ids, self._all_joints),
-                None,
-                None,
-            )
-        rows, row_mask = (self._all_envs, None) if env_mask is None else self._rows(None, env_mask)
-        cols = self._all_joints
+            return self._env_index.resolve_torch(env_ids), self._joint_index.resolve_torch(joint_ids), None
+        rows, cols = self._all_envs, self._all_joints
         elem = torch.ones((rows.shape[0], cols.shape[0]), dtype=torch.bool, device=self.device)
-        if row_mask is not None:
-            elem = elem & row_mask[:, None]
+        if env_mask is not None:
+            elem = elem & self._rows(None, env_mask)[1][:, None]
         if joint_mask is not None:
             elem = elem & self._bool_tensor(joint_mask, cols.shape[0], "joint_mask")[None, :]
-        return rows, cols, row_mask, elem
+        return rows, cols, elem
 
     # -- joint state writes ------------------------------------------------------------------------------
-    # ``skip_forward`` is accepted for core's signature; FK of the written worlds is queued and runs (masked)
-    # before the next step or body read.
+    # A write queues the FK of the written worlds (masked; it runs before the next step or body read) and marks
+    # cached data stale; ``skip_forward=True`` does neither (see the root writes of NewtonAssetMixin).
 
     def _joint_value(self, value, rows: torch.Tensor, cols: torch.Tensor, name: str, where: str, *, trailing=()):
         """A joint write's value checked to (len(rows), len(cols), *trailing); mask writes pass all rows and cols."""
         return self._checked(value, (rows.shape[0], cols.shape[0], *trailing), name, where)
 
     def _write_joint_array(
-        self, array: wp.array, indices, value, env_ids, joint_ids, env_mask, joint_mask, *, name, where
-    ):
+        self,
+        array: wp.array,
+        indices: torch.Tensor,
+        value,
+        *,
+        env_ids: Ids = None,
+        joint_ids: Ids = None,
+        env_mask=None,
+        joint_mask=None,
+        name: str,
+        where: str,
+        skip_forward: bool,
+    ) -> None:
+        """Write ``value`` into ``array`` at the selected envs' and joints' entries (``indices``, coords or dofs)."""
         table = self._joint_tables.get(id(indices))
         if table is None:
             table = self._joint_tables[id(indices)] = EntryTable.from_indices(indices)
-        fk = self._fk_marks()
+        fk = None if skip_forward else self._fk_marks()
         if env_mask is None and joint_mask is None:
-            rows = self._index_tensor(env_ids, self._all_envs)
-            cols = self._index_tensor(joint_ids, self._all_joints)
+            rows = self._env_index.resolve_torch(env_ids)
+            cols = self._joint_index.resolve_torch(joint_ids)
             value = self._joint_value(value, rows, cols, name, where)
             write_joint_values(
                 table,
@@ -314,42 +319,63 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
             )
             value = self._joint_value(value, self._all_envs, self._all_joints, name, where)
             write_joint_values(table, value, array, row_mask=row_mask, col_mask=col_mask, fk=fk)
-        NewtonManager.note_state_write(fk_queued=True)
+        if not skip_forward:
+            NewtonManager.note_state_write(fk_queued=True)
 
     def write_joint_position_to_sim_index(
         self, *, position, joint_ids: Ids = None, env_ids: Ids = None, skip_forward: bool = False
     ) -> None:
         """Write joint positions [m or rad] of the selected envs/joints into the simulation state."""
-        q = NewtonManager.get_state_0().joint_q
-        where = "write_joint_position_to_sim_index"
         self._write_joint_array(
-            q, self._binding.coord_indices, position, env_ids, joint_ids, None, None, name="position", where=where
+            NewtonManager.get_state_0().joint_q,
+            self._binding.coord_indices,
+            position,
+            env_ids=env_ids,
+            joint_ids=joint_ids,
+            name="position",
+            where="write_joint_position_to_sim_index",
+            skip_forward=skip_forward,
         )
 
     def write_joint_position_to_sim_mask(self, *, position, joint_mask=None, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_joint_position_to_sim_index` (full-sized ``position``)."""
-        q = NewtonManager.get_state_0().joint_q
-        where = "write_joint_position_to_sim_mask"
         self._write_joint_array(
-            q, self._binding.coord_indices, position, None, None, env_mask, joint_mask, name="position", where=where
+            NewtonManager.get_state_0().joint_q,
+            self._binding.coord_indices,
+            position,
+            env_mask=env_mask,
+            joint_mask=joint_mask,
+            name="position",
+            where="write_joint_position_to_sim_mask",
+            skip_forward=skip_forward,
         )
 
     def write_joint_velocity_to_sim_index(
         self, *, velocity, joint_ids: Ids = None, env_ids: Ids = None, skip_forward: bool = False
     ) -> None:
         """Write joint velocities [m/s or rad/s] of the selected envs/joints into the simulation state."""
-        qd = NewtonManager.get_state_0().joint_qd
-        where = "write_joint_velocity_to_sim_index"
         self._write_joint_array(
-            qd, self._binding.dof_indices, velocity, env_ids, joint_ids, None, None, name="velocity", where=where
+            NewtonManager.get_state_0().joint_qd,
+            self._binding.dof_indices,
+            velocity,
+            env_ids=env_ids,
+            joint_ids=joint_ids,
+            name="velocity",
+            where="write_joint_velocity_to_sim_index",
+            skip_forward=skip_forward,
         )
 
     def write_joint_velocity_to_sim_mask(self, *, velocity, joint_mask=None, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_joint_velocity_to_sim_index` (full-sized ``velocity``)."""
-        qd = NewtonManager.get_state_0().joint_qd
-        where = "write_joint_velocity_to_sim_mask"
         self._write_joint_array(
-            qd, self._binding.dof_indices, velocity, None, None, env_mask, joint_mask, name="velocity", where=where
+            NewtonManager.get_state_0().joint_qd,
+            self._binding.dof_indices,
+            velocity,
+            env_mask=env_mask,
+            joint_mask=joint_mask,
+            name="velocity",
+            where="write_joint_velocity_to_sim_mask",
+            skip_forward=skip_forward,
         )
 
     def write_joint_state_to_sim_index(
@@ -386,9 +412,9 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         joint_mask=None,
         flag=None,
     ) -> None:
-        rows, cols, _, elem = self._joint_rows(env_ids, joint_ids, env_mask, joint_mask)
+        rows, cols, elem = self._joint_rows(env_ids, joint_ids, env_mask, joint_mask)
         rr, cc = rows[:, None], cols[None, :]
-        data = self._data._t(buf)
+        data = self._data._tensor(buf)
         value = self._joint_value(value, rows, cols, name, where)
         data[rr, cc] = value if elem is None else torch.where(elem, value, data[rr, cc])
         dofs = self._binding.dof_indices[rr, cc]
@@ -500,7 +526,7 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         self, *, limits, joint_ids: Ids = None, env_ids: Ids = None, warn_limit_violation: bool = True
     ) -> None:
         """Write joint position limits (lower, upper) [m or rad], shape (envs, joints, 2)."""
-        rows, cols, _, elem = self._joint_rows(env_ids, joint_ids, None, None)
+        rows, cols, elem = self._joint_rows(env_ids, joint_ids, None, None)
         where = "write_joint_position_limit_to_sim_index"
         self._write_limits(self._joint_value(limits, rows, cols, "limits", where, trailing=(2,)), rows, cols, elem)
 
@@ -509,7 +535,7 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
     ) -> None:
         """Mask variant of :meth:`write_joint_position_limit_to_sim_index`."""
         env_mask = env_mask if env_mask is not None else self._all_true_envs
-        rows, cols, _, elem = self._joint_rows(None, None, env_mask, joint_mask)
+        rows, cols, elem = self._joint_rows(None, None, env_mask, joint_mask)
         where = "write_joint_position_limit_to_sim_mask"
         self._write_limits(self._joint_value(limits, rows, cols, "limits", where, trailing=(2,)), rows, cols, elem)
 
@@ -517,12 +543,12 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         self, limits: torch.Tensor, envs: torch.Tensor, joints: torch.Tensor, elem: torch.Tensor | None
     ) -> None:
         rows, cols = envs[:, None], joints[None, :]
-        current = self._data._t("joint_pos_limits")
+        current = self._data._tensor("joint_pos_limits")
         current[rows, cols] = limits if elem is None else torch.where(elem[..., None], limits, current[rows, cols])
         model = NewtonManager.get_model()
         dofs = self._binding.dof_indices[rows, cols]
-        torch_view(model.joint_limit_lower)[dofs] = self._data._t("joint_pos_limits")[rows, cols, 0]
-        torch_view(model.joint_limit_upper)[dofs] = self._data._t("joint_pos_limits")[rows, cols, 1]
+        torch_view(model.joint_limit_lower)[dofs] = self._data._tensor("joint_pos_limits")[rows, cols, 0]
+        torch_view(model.joint_limit_upper)[dofs] = self._data._tensor("joint_pos_limits")[rows, cols, 1]
         self._data.update_soft_joint_pos_limits()
         solver = NewtonManager.get_solver()
         if solver is not None:
@@ -537,7 +563,7 @@ class Articulation(NewtonAssetMixin, BaseArticulation):
         model = NewtonManager.get_model()
         if model.joint_target_mode is None:
             return
-        gains = (self._data._t("joint_stiffness") != 0) | (self._data._t("joint_damping") != 0)
+        gains = (self._data._tensor("joint_stiffness") != 0) | (self._data._tensor("joint_damping") != 0)
         modes = torch.where(
             gains,
             int(newton.JointTargetMode.POSITION_VELOCITY),

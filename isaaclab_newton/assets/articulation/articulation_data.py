@@ -42,10 +42,10 @@ class ArticulationData(NewtonBodyDataMixin, BaseArticulationData):
 
     def __init__(self, root_view: None, device: str, binding: ArticulationBinding):
         BaseArticulationData.__init__(self, root_view, device)
-        self._nj = len(binding.joint_names)
+        self._num_joints = len(binding.joint_names)
         self.soft_joint_pos_limit_factor = 1.0
         self._init_body_buffers(binding, device)
-        n, j = self._n, self._nj
+        n, j = self._num_instances, self._num_joints
         self._add_gather("joint_pos", (n, j), wp.float32, "joint_q", binding.coord_indices)
         self._add_gather("joint_vel", (n, j), wp.float32, "joint_qd", binding.dof_indices)
         self._add_lazy("joint_acc", (n, j), wp.float32, self._difference("joint_vel"))
@@ -68,19 +68,19 @@ class ArticulationData(NewtonBodyDataMixin, BaseArticulationData):
             ("joint_armature", "joint_armature"), ("joint_friction_coeff", "joint_friction"),
             ("joint_effort_limits", "joint_effort_limit"), ("joint_vel_limits", "joint_velocity_limit"),
         ):  # fmt: skip
-            self._t(name).copy_(torch_view(getattr(model, attr))[dof])
+            self._tensor(name).copy_(torch_view(getattr(model, attr))[dof])
         lower, upper = torch_view(model.joint_limit_lower)[dof], torch_view(model.joint_limit_upper)[dof]
-        self._t("joint_pos_limits").copy_(torch.stack((lower, upper), -1))
+        self._tensor("joint_pos_limits").copy_(torch.stack((lower, upper), -1))
         self.update_soft_joint_pos_limits()
-        self._t("default_joint_pos").copy_(torch_view(model.joint_q)[coord])
-        self._t("default_joint_vel").copy_(torch_view(model.joint_qd)[dof])
+        self._tensor("default_joint_pos").copy_(torch_view(model.joint_q)[coord])
+        self._tensor("default_joint_vel").copy_(torch_view(model.joint_qd)[dof])
 
     def update_soft_joint_pos_limits(self) -> None:
         """Recompute the soft limits: the hard range scaled about its middle by ``soft_joint_pos_limit_factor``."""
-        limits = self._t("joint_pos_limits")
+        limits = self._tensor("joint_pos_limits")
         mid = 0.5 * (limits[..., 0] + limits[..., 1])
         half = 0.5 * (limits[..., 1] - limits[..., 0]) * self.soft_joint_pos_limit_factor
-        self._t("soft_joint_pos_limits").copy_(torch.stack((mid - half, mid + half), -1))
+        self._tensor("soft_joint_pos_limits").copy_(torch.stack((mid - half, mid + half), -1))
 
     def update(self, dt: float) -> None:
         """Nothing to do: state-derived buffers are computed when read.

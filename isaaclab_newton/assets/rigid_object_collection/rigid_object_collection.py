@@ -89,7 +89,7 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         Raises:
             ValueError: If ``object_ids`` selects a subset of the objects (worlds reset as a whole).
         """
-        if object_ids is not None and len(self._index_tensor(object_ids, self._all_bodies)) != self.num_bodies:
+        if object_ids is not None and len(self._body_index.resolve_torch(object_ids)) != self.num_bodies:
             raise ValueError("RigidObjectCollection.reset() resets whole environments; pass object_ids=None.")
         self._reset_worlds(*self._rows(env_ids, env_mask))
 
@@ -103,21 +103,22 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
 
     # -- writes ----------------------------------------------------------------------------------------
     # Index writes take (len(env_ids), len(body_ids), ...) values; mask writes take full-sized values and blend them
-    # in under the env and body masks (no host reads). Forward kinematics of the written worlds is queued.
+    # in under the env and body masks (no host reads). Forward kinematics of the written worlds is queued and cached
+    # data marked stale; ``skip_forward=True`` does neither (see the root writes of NewtonAssetMixin).
 
     def write_body_pose_to_sim_index(self, *, body_poses, body_ids=None, env_ids=None, skip_forward=False) -> None:
         """Write body-frame poses (world frame) of the selected envs and objects."""
         rows, mask = self._rows(env_ids, None)
         objs = self._objs(body_ids, None)
         pose = self._body_value(body_poses, rows, objs, 7, "body_poses", "write_body_pose_to_sim_index")
-        self._write_link_pose(pose, rows, mask, objs)
+        self._write_link_pose(pose, rows, mask, objs, skip_forward=skip_forward)
 
     def write_body_pose_to_sim_mask(self, *, body_poses, body_mask=None, env_mask=None, skip_forward=False) -> None:
         """Mask variant of :meth:`write_body_pose_to_sim_index` (full-sized ``body_poses``)."""
         rows, mask = self._rows(None, env_mask)
         objs = self._objs(None, body_mask)
         pose = self._body_value(body_poses, rows, objs, 7, "body_poses", "write_body_pose_to_sim_mask")
-        self._write_link_pose(pose, rows, mask, objs)
+        self._write_link_pose(pose, rows, mask, objs, skip_forward=skip_forward)
 
     write_body_link_pose_to_sim_index = write_body_pose_to_sim_index
     write_body_link_pose_to_sim_mask = write_body_pose_to_sim_mask
@@ -127,28 +128,28 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         rows, mask = self._rows(env_ids, None)
         objs = self._objs(body_ids, None)
         pose = self._body_value(body_poses, rows, objs, 7, "body_poses", "write_body_com_pose_to_sim_index")
-        self._write_link_pose(self._com_to_link_pose(pose, rows, objs[0]), rows, mask, objs)
+        self._write_link_pose(self._com_to_link_pose(pose, rows, objs[0]), rows, mask, objs, skip_forward=skip_forward)
 
     def write_body_com_pose_to_sim_mask(self, *, body_poses, body_mask=None, env_mask=None, skip_forward=False):
         """Mask variant of :meth:`write_body_com_pose_to_sim_index`."""
         rows, mask = self._rows(None, env_mask)
         objs = self._objs(None, body_mask)
         pose = self._body_value(body_poses, rows, objs, 7, "body_poses", "write_body_com_pose_to_sim_mask")
-        self._write_link_pose(self._com_to_link_pose(pose, rows, objs[0]), rows, mask, objs)
+        self._write_link_pose(self._com_to_link_pose(pose, rows, objs[0]), rows, mask, objs, skip_forward=skip_forward)
 
     def write_body_velocity_to_sim_index(self, *, body_velocities, body_ids=None, env_ids=None, skip_forward=False):
         """Write center-of-mass twists (world frame) of the selected envs and objects."""
         rows, mask = self._rows(env_ids, None)
         objs = self._objs(body_ids, None)
         vel = self._body_value(body_velocities, rows, objs, 6, "body_velocities", "write_body_velocity_to_sim_index")
-        self._write_com_velocity(vel, rows, mask, objs)
+        self._write_com_velocity(vel, rows, mask, objs, skip_forward=skip_forward)
 
     def write_body_velocity_to_sim_mask(self, *, body_velocities, body_mask=None, env_mask=None, skip_forward=False):
         """Mask variant of :meth:`write_body_velocity_to_sim_index`."""
         rows, mask = self._rows(None, env_mask)
         objs = self._objs(None, body_mask)
         vel = self._body_value(body_velocities, rows, objs, 6, "body_velocities", "write_body_velocity_to_sim_mask")
-        self._write_com_velocity(vel, rows, mask, objs)
+        self._write_com_velocity(vel, rows, mask, objs, skip_forward=skip_forward)
 
     write_body_com_velocity_to_sim_index = write_body_velocity_to_sim_index
     write_body_com_velocity_to_sim_mask = write_body_velocity_to_sim_mask
@@ -163,7 +164,7 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         vel = self._link_to_com_velocity(
             self._body_value(body_velocities, rows, objs, 6, "body_velocities", where), rows, objs[0]
         )
-        self._write_com_velocity(vel, rows, mask, objs)
+        self._write_com_velocity(vel, rows, mask, objs, skip_forward=skip_forward)
 
     def write_body_link_velocity_to_sim_mask(
         self, *, body_velocities, body_mask=None, env_mask=None, skip_forward=False
@@ -175,7 +176,7 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         vel = self._link_to_com_velocity(
             self._body_value(body_velocities, rows, objs, 6, "body_velocities", where), rows, objs[0]
         )
-        self._write_com_velocity(vel, rows, mask, objs)
+        self._write_com_velocity(vel, rows, mask, objs, skip_forward=skip_forward)
 
     def write_body_state_to_sim(self, body_states, env_ids=None, body_ids=None) -> None:
         """Write (E, B, 13) states: body-frame pose (7) and center-of-mass twist (6)."""
@@ -225,7 +226,7 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         """The object columns a write covers and, for mask writes, the boolean selection over them (all columns)."""
         if body_mask is not None:
             return self._all_bodies, self._bool_tensor(body_mask, self._all_bodies.shape[0], "body_mask")
-        return self._index_tensor(body_ids, self._all_bodies), None
+        return self._body_index.resolve_torch(body_ids), None
 
     def _com_offset(self, rows: torch.Tensor, objs: torch.Tensor) -> torch.Tensor:
         return self._data.body_com_pos_b.torch[rows][:, objs]
@@ -257,7 +258,7 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         rows, _ = self._rows(env_ids, None)
         return self._body_value(value, rows, self._objs(body_ids, None), 13, "body_states", where)
 
-    def _write_link_pose(self, pose, rows, mask, objs) -> None:
+    def _write_link_pose(self, pose, rows, mask, objs, *, skip_forward: bool) -> None:
         select = self._selection(rows, mask, objs)
         model = NewtonManager.get_model()
         joints = self._binding.root_joint[rows][:, objs[0]]
@@ -267,9 +268,10 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         )
         cols = self._binding.root_coord[rows][:, objs[0], None] + torch.arange(7, device=self.device)
         self._scatter(torch_view(NewtonManager.get_state_0().joint_q), cols, coords.reshape(cols.shape), select)
-        self._queue_fk(rows, mask)
+        if not skip_forward:
+            self._queue_fk(rows, mask)
 
-    def _write_com_velocity(self, vel, rows, mask, objs) -> None:
+    def _write_com_velocity(self, vel, rows, mask, objs, *, skip_forward: bool) -> None:
         select = self._selection(rows, mask, objs)
         joints = self._binding.root_joint[rows][:, objs[0]]
         parent_quat = torch_view(NewtonManager.get_model().joint_X_p)[joints, 3:]
@@ -278,7 +280,8 @@ class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
         )
         cols = self._binding.root_dof[rows][:, objs[0], None] + torch.arange(6, device=self.device)
         self._scatter(torch_view(NewtonManager.get_state_0().joint_qd), cols, local, select)
-        self._queue_fk(rows, mask)
+        if not skip_forward:
+            self._queue_fk(rows, mask)
 
     def _queue_fk(self, rows: torch.Tensor, mask: torch.Tensor | None) -> None:
         """Queue FK of every object articulation of ``rows`` (all objects; masks select rows)."""

@@ -46,8 +46,8 @@ class RigidObjectCollectionData(NewtonBodyDataMixin, BaseRigidObjectCollectionDa
         source = _PER_OBJECT[name][2] or name.replace("_b", "_w")
 
         def compute() -> torch.Tensor:
-            quat = self._v("body_link_quat_w")
-            value = self._v(source)
+            quat = self._dependency("body_link_quat_w")
+            value = self._dependency(source)
             if value.dim() == 2:  # a per-env vector (gravity): the same for every object
                 value = value[:, None, :].expand_as(quat[..., :3])
             return quat_apply_inverse(quat, value)
@@ -55,7 +55,7 @@ class RigidObjectCollectionData(NewtonBodyDataMixin, BaseRigidObjectCollectionDa
         return compute
 
     def _body_heading(self) -> torch.Tensor:
-        quat = self._v("body_link_quat_w")
+        quat = self._dependency("body_link_quat_w")
         forward = quat_apply(quat, self._static["FORWARD_VEC_B"].torch[:, None, :].expand_as(quat[..., :3]))
         return torch.atan2(forward[..., 1], forward[..., 0])
 

@@ -7,8 +7,9 @@ from isaaclab.sensors.contact_sensor.base_contact_sensor_data import BaseContact
 from isaaclab.utils.warp import ProxyArray
 
 
-def _proxy(array: wp.array | None) -> ProxyArray | None:
-    return None if array is None else ProxyArray(array)
+def _named(names: tuple[str, ...], arrays: list[wp.array] | None) -> dict[str, wp.array | None]:
+    """``arrays`` by name; every name maps to ``None`` when the buffers are not tracked (``arrays is None``)."""
+    return dict(zip(names, arrays if arrays is not None else [None] * len(names), strict=True))
 
 
 class ContactSensorData(BaseContactSensorData):
@@ -40,21 +41,23 @@ class ContactSensorData(BaseContactSensorData):
             if track_air_time
             else None
         )  # current air, last air, current contact, last contact
-        self._proxies = {}
-
-    def _p(self, key: str, array: wp.array | None) -> ProxyArray | None:
-        if key not in self._proxies:
-            self._proxies[key] = _proxy(array)
-        return self._proxies[key]
-
-    def _m(self, i: int) -> wp.array | None:
-        return None if self._matrix is None else self._matrix[i]
-
-    def _mh(self, i: int) -> wp.array | None:
-        return None if self._matrix_hist is None else self._matrix_hist[i]
-
-    def _t(self, i: int) -> wp.array | None:
-        return None if self._times is None else self._times[i]
+        proxied = {
+            "pos_w": self._pos,
+            "quat_w": self._quat,
+            **_named(("net_forces_w", "net_normal_forces_w", "net_friction_forces_w"), self._net),
+            **_named(
+                ("net_forces_w_history", "net_normal_forces_w_history", "net_friction_forces_w_history"), self._net_hist
+            ),
+            **_named(("force_matrix_w", "normal_force_matrix_w", "friction_force_matrix_w"), self._matrix),
+            **_named(
+                ("force_matrix_w_history", "normal_force_matrix_w_history", "friction_force_matrix_w_history"),
+                self._matrix_hist,
+            ),
+            **_named(("current_air_time", "last_air_time", "current_contact_time", "last_contact_time"), self._times),
+        }
+        self._proxies: dict[str, ProxyArray | None] = {
+            name: None if array is None else ProxyArray(array) for name, array in proxied.items()
+        }
 
     @property
     def pose_w(self) -> ProxyArray | None:
@@ -64,27 +67,27 @@ class ContactSensorData(BaseContactSensorData):
     @property
     def pos_w(self) -> ProxyArray | None:
         """Sensor body positions [m] (``track_pose=True``), shape (num_envs, num_sensors)."""
-        return self._p("pos", self._pos)
+        return self._proxies["pos_w"]
 
     @property
     def quat_w(self) -> ProxyArray | None:
         """Sensor body orientations (x, y, z, w) (``track_pose=True``), shape (num_envs, num_sensors)."""
-        return self._p("quat", self._quat)
+        return self._proxies["quat_w"]
 
     @property
     def net_forces_w(self) -> ProxyArray:
         """Total contact force on each sensor body [N], world frame."""
-        return self._p("net", self._net[0])
+        return self._proxies["net_forces_w"]
 
     @property
     def net_normal_forces_w(self) -> ProxyArray:
         """Normal part of the contact force on each sensor body [N], world frame."""
-        return self._p("net_n", self._net[1])
+        return self._proxies["net_normal_forces_w"]
 
     @property
     def net_friction_forces_w(self) -> ProxyArray:
         """Friction (tangential) part of the contact force on each sensor body [N], world frame."""
-        return self._p("net_t", self._net[2])
+        return self._proxies["net_friction_forces_w"]
 
     @property
     def friction_forces_w(self) -> ProxyArray:
@@ -94,47 +97,47 @@ class ContactSensorData(BaseContactSensorData):
     @property
     def net_forces_w_history(self) -> ProxyArray:
         """History of :attr:`net_forces_w`, newest first, shape (num_envs, history_length, num_sensors)."""
-        return self._p("net_h", self._net_hist[0])
+        return self._proxies["net_forces_w_history"]
 
     @property
     def net_normal_forces_w_history(self) -> ProxyArray:
         """History of :attr:`net_normal_forces_w`, newest first."""
-        return self._p("net_n_h", self._net_hist[1])
+        return self._proxies["net_normal_forces_w_history"]
 
     @property
     def net_friction_forces_w_history(self) -> ProxyArray:
         """History of :attr:`net_friction_forces_w`, newest first."""
-        return self._p("net_t_h", self._net_hist[2])
+        return self._proxies["net_friction_forces_w_history"]
 
     @property
     def force_matrix_w(self) -> ProxyArray | None:
         """Total force on each sensor body from each filter body [N], shape (num_envs, num_sensors, num_filters)."""
-        return self._p("mat", self._m(0))
+        return self._proxies["force_matrix_w"]
 
     @property
     def normal_force_matrix_w(self) -> ProxyArray | None:
         """Normal part of :attr:`force_matrix_w` [N]."""
-        return self._p("mat_n", self._m(1))
+        return self._proxies["normal_force_matrix_w"]
 
     @property
     def friction_force_matrix_w(self) -> ProxyArray | None:
         """Friction part of :attr:`force_matrix_w` [N]."""
-        return self._p("mat_t", self._m(2))
+        return self._proxies["friction_force_matrix_w"]
 
     @property
     def force_matrix_w_history(self) -> ProxyArray | None:
         """History of :attr:`force_matrix_w`, newest first."""
-        return self._p("mat_h", self._mh(0))
+        return self._proxies["force_matrix_w_history"]
 
     @property
     def normal_force_matrix_w_history(self) -> ProxyArray | None:
         """History of :attr:`normal_force_matrix_w`, newest first."""
-        return self._p("mat_n_h", self._mh(1))
+        return self._proxies["normal_force_matrix_w_history"]
 
     @property
     def friction_force_matrix_w_history(self) -> ProxyArray | None:
         """History of :attr:`friction_force_matrix_w`, newest first."""
-        return self._p("mat_t_h", self._mh(2))
+        return self._proxies["friction_force_matrix_w_history"]
 
     @property
     def contact_pos_w(self) -> ProxyArray | None:
@@ -144,19 +147,19 @@ class ContactSensorData(BaseContactSensorData):
     @property
     def current_air_time(self) -> ProxyArray | None:
         """Time since the body last lost contact [s] (``track_air_time=True``)."""
-        return self._p("air", self._t(0))
+        return self._proxies["current_air_time"]
 
     @property
     def last_air_time(self) -> ProxyArray | None:
         """Duration of the last completed air phase [s]."""
-        return self._p("last_air", self._t(1))
+        return self._proxies["last_air_time"]
 
     @property
     def current_contact_time(self) -> ProxyArray | None:
         """Time since the body last made contact [s]."""
-        return self._p("contact", self._t(2))
+        return self._proxies["current_contact_time"]
 
     @property
     def last_contact_time(self) -> ProxyArray | None:
         """Duration of the last completed contact phase [s]."""
-        return self._p("last_contact", self._t(3))
+        return self._proxies["last_contact_time"]

@@ -102,7 +102,7 @@ class JointWrenchSensor(BaseJointWrenchSensor):
         self._bodies = wp.array(bodies, dtype=wp.int32, device=self._device)
         self._joints = wp.array(joints, dtype=wp.int32, device=self._device)
         self._data = JointWrenchSensorData(self._num_envs, bodies.shape[1], self._device)
-        self._launches = RecordedLaunches(self._device, capacity=4, cpu_graphs=NewtonManager.cpu_graphs_enabled())
+        self._launches = RecordedLaunches(self._device, capacity=4)
 
     def _update_buffers_impl(self, env_mask: wp.array) -> None:
         observables = NewtonManager.get_observables()
