@@ -9,7 +9,15 @@ NUM_ENVS = 16
 STEPS = 300
 
 
-@pytest.mark.parametrize("task", ["Isaac-Velocity-Flat-Unitree-Go1-v0", "Isaac-Velocity-Flat-G1-v0"])
+TASKS = [
+    "Isaac-Velocity-Flat-Unitree-Go1-v0",
+    "Isaac-Velocity-Rough-Unitree-Go1-v0",
+    "Isaac-Velocity-Flat-G1-v0",
+    "Isaac-Velocity-Rough-G1-v0",
+]
+
+
+@pytest.mark.parametrize("task", TASKS)
 def test_random_actions_stay_finite(task):
     """16 envs on CPU take 300 uniform random actions in [-1, 1]; observations and rewards stay finite."""
     import gymnasium as gym
