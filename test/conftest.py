@@ -50,3 +50,54 @@ def rne_passes(monkeypatch):
 
     monkeypatch.setattr(mjw_smooth, "rne_postconstraint", counted_rne)
     return passes
+
+
+@pytest.fixture(scope="module")
+def cube_scene_factory():
+    """Factory for ``num_envs`` free 0.2 m cubes of ``mass`` [kg] resting on a ground plane (MuJoCo Warp, CPU).
+
+    Returns ``(sim, scene)``; the scene's cube is ``scene["cube"]``. The context is cleared after the module.
+    """
+    from isaaclab.sim import SimulationContext
+
+    def factory(*, num_envs: int, mass: float = 1.0, ground_friction: float = 1.0, dt: float = 1.0 / 240.0):
+        import isaaclab.sim as sim_utils
+        from isaaclab.assets import AssetBaseCfg, RigidObjectCfg
+        from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
+        from isaaclab.sim import SimulationCfg
+        from isaaclab.sim.schemas import MassCfg, UsdPhysicsCollisionCfg, UsdPhysicsRigidBodyCfg
+        from isaaclab.utils import configclass
+
+        from isaaclab_newton.physics import NewtonCfg
+        from isaaclab_newton.sim import GroundPlaneCfg
+
+        @configclass
+        class SceneCfg(InteractiveSceneCfg):
+            ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg(static_friction=ground_friction))
+            cube = RigidObjectCfg(
+                prim_path="{ENV_REGEX_NS}/Cube",
+                spawn=sim_utils.CuboidCfg(
+                    size=(0.2, 0.2, 0.2),
+                    mass_props=[MassCfg(mass=mass)],
+                    rigid_props=[UsdPhysicsRigidBodyCfg()],
+                    collision_props=[UsdPhysicsCollisionCfg()],
+                ),
+                init_state=RigidObjectCfg.InitialStateCfg(pos=(0.0, 0.0, 0.1)),
+            )
+
+        SimulationContext.clear_instance()
+        sim = SimulationContext(SimulationCfg(dt=dt, device=TEST_DEVICE, physics=NewtonCfg()))
+        scene = InteractiveScene(SceneCfg(num_envs=num_envs, env_spacing=3.0))
+        sim.reset()
+        return sim, scene
+
+    yield factory
+    SimulationContext.clear_instance()
+
+
+def step_scene(sim, scene, steps: int) -> None:
+    """Advance ``scene`` by ``steps`` physics steps (write, step, update)."""
+    for _ in range(steps):
+        scene.write_data_to_sim()
+        sim.step(render=False)
+        scene.update(sim.get_physics_dt())

@@ -14,6 +14,10 @@ _UPSTREAM_NAMES = (
     "Isaac-Humanoid-Direct",
     "Isaac-Lift-Soft-Franka",
     "Isaac-Lift-Cloth-Franka",
+    "Isaac-Velocity-Flat-Unitree-Go1",
+    "Isaac-Velocity-Rough-Unitree-Go1",
+    "Isaac-Velocity-Flat-G1",
+    "Isaac-Velocity-Rough-G1",
 )
 """Unversioned ids of ``isaaclab_tasks`` that share a name with one of ours."""
 
@@ -26,4 +30,4 @@ if _clashing:
         " preset)."
     )
 
-from . import ant, cartpole, humanoid, lift_franka  # noqa: E402, F401
+from . import ant, cartpole, humanoid, lift_franka, velocity  # noqa: E402, F401

@@ -6,6 +6,7 @@ offline. The cartpole environment modules themselves import only Isaac Lab core,
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
 from pathlib import Path
@@ -35,3 +36,30 @@ def load_isaaclab_tasks_module(relative_path: str, name: str) -> ModuleType:
     sys.modules[name] = module
     module_spec.loader.exec_module(module)
     return module
+
+
+def import_isaaclab_tasks_submodule(dotted: str) -> ModuleType:
+    """Import ``isaaclab_tasks.<dotted>`` (relative imports and all) without running the package's ``__init__``.
+
+    The package ``__init__`` registers every upstream task under unversioned ids, which gymnasium refuses next to
+    ours (``Isaac-Velocity-Flat-G1`` vs ``Isaac-Velocity-Flat-G1-v0``). Where ``isaaclab_tasks`` is not imported
+    yet, it is entered in :data:`sys.modules` as a bare package over the installed folder, so its subpackages
+    import normally. Subpackages that register tasks themselves (``.../config/<robot>/__init__.py``) must not be
+    imported this way; load their files with :func:`load_isaaclab_tasks_module`.
+
+    Args:
+        dotted: Module path below ``isaaclab_tasks`` (``"core.velocity.velocity_env_cfg"``).
+
+    Raises:
+        ModuleNotFoundError: If ``isaaclab_tasks`` or the module is not installed.
+    """
+    if "isaaclab_tasks" not in sys.modules:
+        spec = importlib.util.find_spec("isaaclab_tasks")
+        if spec is None or not spec.submodule_search_locations:
+            raise ModuleNotFoundError("isaaclab_tasks is not installed; install isaaclab==3.0.0 (it ships the tasks).")
+        package = ModuleType("isaaclab_tasks")
+        package.__path__ = list(spec.submodule_search_locations)
+        package.__spec__ = spec
+        package.__file__ = spec.origin
+        sys.modules["isaaclab_tasks"] = package
+    return importlib.import_module(f"isaaclab_tasks.{dotted}")

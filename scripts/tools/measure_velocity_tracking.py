@@ -1,0 +1,75 @@
+"""Velocity-tracking error of an exported policy on a velocity task, with the base-velocity command held fixed.
+
+Loads ``policy.pt`` (the TorchScript file ``play.py`` exports), holds every env's command at ``--lin_vel_x``,
+``--lin_vel_y`` [m/s] and ``--ang_vel_z`` [rad/s] (no resampling, no heading control, no standing envs, no pushes),
+runs ``--steps`` env steps and averages, after ``--settle`` steps, the planar error between the base's linear
+velocity (base yaw frame) and the command. The last line is ``lin_vel_error_m_per_s=<value>
+ang_vel_error_rad_per_s=<value> fell=<n>/<num_envs>``.
+
+    ./isaaclab.sh -p scripts/tools/measure_velocity_tracking.py --task Isaac-Velocity-Flat-Unitree-Go1-v0 \\
+        --policy logs/rsl_rl/unitree_go1_flat/<run>/exported/policy.pt --device cuda:0
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import gymnasium as gym
+import torch
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the policy under held commands and print the error line."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--task", required=True, help="A velocity task id, e.g. Isaac-Velocity-Flat-Unitree-Go1-v0.")
+    parser.add_argument("--policy", required=True, help="TorchScript policy exported by play.py.")
+    parser.add_argument("--num_envs", type=int, default=64, help="Environments to run.")
+    parser.add_argument("--steps", type=int, default=500, help="Env steps to run.")
+    parser.add_argument("--settle", type=int, default=100, help="Steps before the error is averaged.")
+    parser.add_argument("--lin_vel_x", type=float, default=0.5, help="Held forward velocity command [m/s].")
+    parser.add_argument("--lin_vel_y", type=float, default=0.0, help="Held lateral velocity command [m/s].")
+    parser.add_argument("--ang_vel_z", type=float, default=0.0, help="Held yaw-rate command [rad/s].")
+    parser.add_argument("--device", default="cpu", help="Simulation device, e.g. cpu or cuda:0.")
+    args = parser.parse_args(argv)
+    if args.num_envs < 1 or args.steps <= args.settle or args.settle < 0:
+        raise SystemExit("--num_envs must be positive and --steps larger than --settle (>= 0).")
+
+    import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
+    from isaaclab_contrib.tasks.registry import load_env_cfg
+
+    cfg = load_env_cfg(args.task)
+    cfg.scene.num_envs, cfg.sim.device, cfg.seed = args.num_envs, args.device, 0
+    command = cfg.commands.base_velocity
+    command.ranges.lin_vel_x = (args.lin_vel_x, args.lin_vel_x)
+    command.ranges.lin_vel_y = (args.lin_vel_y, args.lin_vel_y)
+    command.ranges.ang_vel_z = (args.ang_vel_z, args.ang_vel_z)
+    command.heading_command, command.rel_standing_envs = False, 0.0
+    command.resampling_time_range = (1.0e6, 1.0e6)
+    cfg.events.push_robot = None
+    cfg.events.base_external_force_torque = None
+    env = gym.make(args.task, cfg=cfg)
+    unwrapped = env.unwrapped
+    policy = torch.jit.load(args.policy, map_location=unwrapped.device)
+    robot = unwrapped.scene["robot"]
+    obs, _ = env.reset()
+    target = torch.tensor([args.lin_vel_x, args.lin_vel_y], device=unwrapped.device)
+    lin_error = torch.zeros((), device=unwrapped.device)
+    ang_error = torch.zeros((), device=unwrapped.device)
+    fell = torch.zeros(args.num_envs, dtype=torch.bool, device=unwrapped.device)
+    with torch.inference_mode():
+        for step in range(args.steps):
+            obs, _, terminated, _, _ = env.step(policy(obs["policy"]))
+            fell |= terminated
+            if step >= args.settle:
+                lin_error += torch.linalg.norm(robot.data.root_lin_vel_b.torch[:, :2] - target, dim=-1).mean()
+                ang_error += (robot.data.root_ang_vel_w.torch[:, 2] - args.ang_vel_z).abs().mean()
+    count = args.steps - args.settle
+    env.close()
+    print(
+        f"lin_vel_error_m_per_s={lin_error.item() / count:.4f} ang_vel_error_rad_per_s={ang_error.item() / count:.4f}"
+        f" fell={int(fell.sum())}/{args.num_envs}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,181 @@
+"""Core's generated rough terrain in the Newton model: balls dropped on every sub-terrain type rest on its surface."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+RADIUS = 0.1  # [m]
+# per sub-terrain column: where on the tile the ball is dropped, relative to the tile's origin [m]
+DROP_XY = (1.95, 0.45)
+
+
+def _rough_terrain(heightfield_only: bool):
+    """Core's ROUGH_TERRAINS_CFG, one row with one column per sub-terrain type (all of them, or its height fields)."""
+    from isaaclab.terrains.config.rough import ROUGH_TERRAINS_CFG
+    from isaaclab.utils import replace
+
+    subs = dict(ROUGH_TERRAINS_CFG.sub_terrains)
+    if heightfield_only:
+        subs = {k: v for k, v in subs.items() if k.startswith(("random_rough", "hf_"))}
+    subs = {k: replace(v, proportion=1.0 / len(subs)) for k, v in subs.items()}
+    cfg = replace(
+        ROUGH_TERRAINS_CFG, num_rows=1, num_cols=len(subs), border_width=1.0, curriculum=True, sub_terrains=subs
+    )
+    cfg.difficulty_range = (0.8, 0.8)
+    return cfg
+
+
+def _build(solver_cfg, generator):
+    import isaaclab.sim as sim_utils
+    from isaaclab.assets import RigidObjectCfg
+    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
+    from isaaclab.sim import SimulationCfg, SimulationContext
+    from isaaclab.sim.spawners.materials.physics_materials_cfg import RigidBodyMaterialBaseCfg
+    from isaaclab.terrains import TerrainImporterCfg
+    from isaaclab.utils import configclass
+
+    from isaaclab_newton.physics import NewtonCfg
+
+    @configclass
+    class SceneCfg(InteractiveSceneCfg):
+        terrain = TerrainImporterCfg(
+            prim_path="/World/ground",
+            terrain_type="generator",
+            terrain_generator=generator,
+            physics_material=RigidBodyMaterialBaseCfg(static_friction=1.0, dynamic_friction=1.0),
+        )
+        ball = RigidObjectCfg(
+            prim_path="{ENV_REGEX_NS}/Ball",
+            spawn=sim_utils.SphereCfg(
+                radius=RADIUS,
+                rigid_props=sim_utils.UsdPhysicsRigidBodyCfg(),
+                mass_props=sim_utils.MassCfg(mass=1.0),
+                collision_props=sim_utils.UsdPhysicsCollisionCfg(),
+            ),
+            init_state=RigidObjectCfg.InitialStateCfg(pos=(0.0, 0.0, 2.0)),
+        )
+
+    SimulationContext.clear_instance()
+    sim = SimulationContext(SimulationCfg(dt=1 / 240, device="cpu", physics=NewtonCfg(solver_cfg=solver_cfg)))
+    scene = InteractiveScene(SceneCfg(num_envs=generator.num_cols, env_spacing=2.0))
+    return sim, scene
+
+
+def _surface_mesh(sim):
+    """The terrain core generated, as a Warp mesh (the reference surface, independent of the collider)."""
+    import warp as wp
+    from pxr import UsdGeom
+
+    mesh = UsdGeom.Mesh(sim.stage.GetPrimAtPath("/World/ground/terrain/mesh"))
+    points = np.asarray(mesh.GetPointsAttr().Get(), dtype=np.float32)
+    faces = np.asarray(mesh.GetFaceVertexIndicesAttr().Get(), dtype=np.int32)
+    return wp.Mesh(points=wp.array(points, dtype=wp.vec3), indices=wp.array(faces, dtype=wp.int32))
+
+
+def _height_below(mesh, xy: np.ndarray) -> np.ndarray:
+    import warp as wp
+
+    starts = np.concatenate([xy, np.full((len(xy), 1), 50.0)], axis=1)
+    out = wp.zeros(len(xy), dtype=float)
+    wp.launch(_down_ray, dim=len(xy), inputs=[mesh.id, wp.array(starts, dtype=wp.vec3)], outputs=[out])
+    return 50.0 - out.numpy()
+
+
+def _distance_to(mesh, points: np.ndarray) -> np.ndarray:
+    import warp as wp
+
+    out = wp.zeros(len(points), dtype=float)
+    wp.launch(_closest, dim=len(points), inputs=[mesh.id, wp.array(points, dtype=wp.vec3)], outputs=[out])
+    return out.numpy()
+
+
+def _init_kernels():
+    import warp as wp
+
+    @wp.kernel
+    def down_ray(mesh: wp.uint64, starts: wp.array(dtype=wp.vec3), out: wp.array(dtype=float)):
+        i = wp.tid()
+        q = wp.mesh_query_ray(mesh, starts[i], wp.vec3(0.0, 0.0, -1.0), 100.0)
+        out[i] = q.t
+
+    @wp.kernel
+    def closest(mesh: wp.uint64, points: wp.array(dtype=wp.vec3), out: wp.array(dtype=float)):
+        i = wp.tid()
+        q = wp.mesh_query_point_no_sign(mesh, points[i], 10.0)
+        out[i] = wp.length(points[i] - wp.mesh_eval_position(mesh, q.face, q.u, q.v))
+
+    return down_ray, closest
+
+
+_down_ray, _closest = _init_kernels()
+
+
+def _drop_and_settle(sim, scene, steps: int = 144) -> tuple[np.ndarray, object]:
+    """Place each env's ball 5 cm above the surface at DROP_XY on its tile, step, return the final centres."""
+    sim.reset()
+    surface = _surface_mesh(sim)
+    origins = scene.terrain.env_origins.cpu().numpy()
+    xy = origins[:, :2] + np.array(DROP_XY)
+    z = _height_below(surface, xy) + RADIUS + 0.05
+    ball = scene["ball"]
+    pose = np.concatenate([xy, z[:, None], np.tile([0.0, 0.0, 0.0, 1.0], (len(xy), 1))], axis=1)
+    ball.write_root_pose_to_sim_index(root_pose=torch.tensor(pose, dtype=torch.float32))
+    ball.write_root_velocity_to_sim_index(root_velocity=torch.zeros(len(xy), 6))
+    for _ in range(steps):
+        scene.write_data_to_sim()
+        sim.step(render=False)
+        scene.update(sim.get_physics_dt())
+    return ball.data.root_pos_w.torch.cpu().numpy(), surface
+
+
+def _solvers():
+    from isaaclab_newton.physics import MJWarpSolverCfg, XPBDSolverCfg
+
+    return {
+        "mjwarp-newton-contacts": MJWarpSolverCfg(use_mujoco_contacts=False),
+        "mjwarp-mujoco-contacts": MJWarpSolverCfg(use_mujoco_contacts=True),
+        "xpbd": XPBDSolverCfg(),
+    }
+
+
+@pytest.mark.parametrize("solver", ["mjwarp-newton-contacts", "xpbd"])
+def test_balls_rest_on_every_rough_sub_terrain(solver):
+    """Core's rough terrain (stairs, inverted stairs, boxes, rough, slopes) collides as its triangles, not a hull."""
+    from isaaclab.sim import SimulationContext
+
+    from isaaclab_newton.physics import NewtonManager
+
+    sim, scene = _build(_solvers()[solver], _rough_terrain(heightfield_only=False))
+    centres, surface = _drop_and_settle(sim, scene)
+    types = NewtonManager.get_model().shape_type.numpy()
+    gap = _distance_to(surface, centres) - RADIUS
+    SimulationContext.clear_instance()
+    assert int(types[0]) == 8  # newton.GeoType.MESH
+    np.testing.assert_allclose(gap, 0.0, atol=0.01)
+
+
+@pytest.mark.parametrize("solver", ["mjwarp-newton-contacts", "mjwarp-mujoco-contacts", "xpbd"])
+def test_tagged_terrain_becomes_a_heightfield_balls_rest_on(solver):
+    """A terrain core tags newton:heightfield:resolution imports as a Heightfield that every solver collides."""
+    from isaaclab.sim import SimulationContext
+
+    from isaaclab_newton.physics import NewtonManager
+
+    sim, scene = _build(_solvers()[solver], _rough_terrain(heightfield_only=True))
+    centres, surface = _drop_and_settle(sim, scene)
+    types = NewtonManager.get_model().shape_type.numpy()
+    gap = _distance_to(surface, centres) - RADIUS
+    SimulationContext.clear_instance()
+    assert int(types[0]) == 2  # newton.GeoType.HFIELD
+    np.testing.assert_allclose(gap, 0.0, atol=0.01)
+
+
+def test_mesh_terrain_under_mujoco_contacts_raises():
+    """An untagged mesh terrain under MuJoCo's own contacts (convex hulls) is refused with the fixes named."""
+    from isaaclab.sim import SimulationContext
+
+    with pytest.raises(ValueError, match="use_mujoco_contacts=False"):
+        _build(_solvers()["mjwarp-mujoco-contacts"], _rough_terrain(heightfield_only=False))
+    SimulationContext.clear_instance()

@@ -1,0 +1,246 @@
+"""Isaac Lab's RayCaster on Newton: rays from a body frame hit the terrain and scene shapes where they really are."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+NUM_ENVS = 2
+OFFSET = (0.2, 0.1, 0.5)  # [m] ray offset in the sensor frame
+GRID = 0.25  # [m] pattern resolution over a 0.5 m x 0.5 m square
+HALF = 0.1  # [m] half edge of the carrier cube
+
+
+def _quat_xyzw(roll: float, pitch: float, yaw: float) -> np.ndarray:
+    from scipy.spatial.transform import Rotation
+
+    return Rotation.from_euler("xyz", [roll, pitch, yaw]).as_quat()
+
+
+def _rotate(q: np.ndarray, v: np.ndarray) -> np.ndarray:
+    from scipy.spatial.transform import Rotation
+
+    return Rotation.from_quat(q).apply(v)
+
+
+@pytest.fixture(scope="module")
+def scan_scene():
+    """Two cubes floating (no gravity) over a sloped-pyramid terrain, each carrying five ray casters."""
+    import isaaclab.sim as sim_utils
+    import isaaclab.terrains as terrain_gen
+    from isaaclab.assets import RigidObjectCfg
+    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
+    from isaaclab.sensors import RayCasterCfg, patterns
+    from isaaclab.sim import SimulationCfg, SimulationContext
+    from isaaclab.terrains import TerrainGeneratorCfg, TerrainImporterCfg
+    from isaaclab.utils import configclass
+
+    from isaaclab_newton.physics import MJWarpSolverCfg, NewtonCfg
+
+    generator = TerrainGeneratorCfg(
+        size=(3.0, 3.0),
+        border_width=0.5,
+        num_rows=1,
+        num_cols=NUM_ENVS,
+        horizontal_scale=0.1,
+        vertical_scale=0.005,
+        use_cache=False,
+        sub_terrains={
+            "slope": terrain_gen.HfPyramidSlopedTerrainCfg(proportion=1.0, slope_range=(0.3, 0.3), platform_width=0.6)
+        },
+    )
+    grid = patterns.GridPatternCfg(resolution=GRID, size=(0.5, 0.5))
+
+    def scanner(alignment: str, **kwargs) -> RayCasterCfg:
+        return RayCasterCfg(
+            prim_path="{ENV_REGEX_NS}/Body",
+            offset=RayCasterCfg.OffsetCfg(pos=kwargs.pop("offset", OFFSET)),
+            ray_alignment=alignment,
+            pattern_cfg=kwargs.pop("pattern_cfg", grid),
+            mesh_prim_paths=["/World/ground"],
+            global_world_only=kwargs.pop("global_world_only", True),
+            **kwargs,
+        )
+
+    @configclass
+    class SceneCfg(InteractiveSceneCfg):
+        terrain = TerrainImporterCfg(prim_path="/World/ground", terrain_type="generator", terrain_generator=generator)
+        body = RigidObjectCfg(
+            prim_path="{ENV_REGEX_NS}/Body",
+            spawn=sim_utils.CuboidCfg(
+                size=(2 * HALF,) * 3,
+                rigid_props=sim_utils.UsdPhysicsRigidBodyCfg(),
+                mass_props=sim_utils.MassCfg(mass=1.0),
+                collision_props=sim_utils.UsdPhysicsCollisionCfg(),
+            ),
+            init_state=RigidObjectCfg.InitialStateCfg(pos=(0.0, 0.0, 1.5)),
+        )
+        yaw = scanner("yaw")
+        base = scanner("base")
+        world = scanner("world")
+        short = scanner("yaw", max_distance=0.3)
+        own = scanner(
+            "world",
+            global_world_only=False,
+            offset=(0.0, 0.0, 0.5),
+            pattern_cfg=patterns.GridPatternCfg(resolution=0.1, size=(0.1, 0.1)),
+        )
+
+    SimulationContext.clear_instance()
+    physics = NewtonCfg(solver_cfg=MJWarpSolverCfg(use_mujoco_contacts=False))
+    sim = SimulationContext(SimulationCfg(dt=1 / 120, device="cpu", gravity=(0.0, 0.0, 0.0), physics=physics))
+    scene = InteractiveScene(SceneCfg(num_envs=NUM_ENVS, env_spacing=3.0))
+    sim.reset()
+    yield sim, scene
+    SimulationContext.clear_instance()
+
+
+def _place(sim, scene, positions: np.ndarray, quats: np.ndarray) -> None:
+    body = scene["body"]
+    pose = torch.tensor(np.concatenate([positions, quats], axis=1), dtype=torch.float32)
+    body.write_root_pose_to_sim_index(root_pose=pose)
+    body.write_root_velocity_to_sim_index(root_velocity=torch.zeros(NUM_ENVS, 6))
+    sim.step(render=False)
+    scene.update(sim.get_physics_dt())
+
+
+def _surface(sim) -> tuple[np.ndarray, np.ndarray]:
+    """The generated terrain's triangles as authored on the stage (the reference the hits are checked against)."""
+    from pxr import UsdGeom
+
+    mesh = UsdGeom.Mesh(sim.stage.GetPrimAtPath("/World/ground/terrain/mesh"))
+    points = np.asarray(mesh.GetPointsAttr().Get(), dtype=float)
+    faces = np.asarray(mesh.GetFaceVertexIndicesAttr().Get()).reshape(-1, 3)
+    return points, faces
+
+
+def _distance_to(surface: tuple[np.ndarray, np.ndarray], points: np.ndarray) -> np.ndarray:
+    """Vertical distance [m] of each point to the highest triangle above or below it (the terrain is 2.5-D)."""
+    vertices, faces = surface
+    tri = vertices[faces]  # (T, 3, 3)
+    p = points.reshape(-1, 3)
+    a, b, c = tri[:, 0, :2], tri[:, 1, :2], tri[:, 2, :2]
+    v0, v1 = b - a, c - a
+    den = v0[:, 0] * v1[:, 1] - v1[:, 0] * v0[:, 1]
+    keep = np.abs(den) > 1e-12
+    tri, a, v0, v1, den = tri[keep], a[keep], v0[keep], v1[keep], den[keep]
+    d = p[:, None, :2] - a[None]
+    u = (d[..., 0] * v1[None, :, 1] - v1[None, :, 0] * d[..., 1]) / den
+    v = (v0[None, :, 0] * d[..., 1] - d[..., 0] * v0[None, :, 1]) / den
+    inside = (u >= -1e-9) & (v >= -1e-9) & (u + v <= 1 + 1e-9)
+    z = (
+        tri[None, :, 0, 2]
+        + u * (tri[None, :, 1, 2] - tri[None, :, 0, 2])
+        + v * (tri[None, :, 2, 2] - tri[None, :, 0, 2])
+    )
+    top = np.where(inside, z, -np.inf).max(axis=1)
+    assert np.isfinite(top).all(), "a point lies outside the terrain"
+    return np.abs(p[:, 2] - top)
+
+
+def _tilted_poses(scene) -> tuple[np.ndarray, np.ndarray]:
+    origins = scene.env_origins.cpu().numpy()
+    positions = origins + np.array([[0.3, -0.2, 1.0], [-0.4, 0.3, 1.2]])
+    quats = np.stack([_quat_xyzw(0.1, 0.25, math.pi / 2), _quat_xyzw(-0.2, 0.1, -0.6)])
+    return positions, quats
+
+
+def _pattern() -> np.ndarray:
+    xs = np.arange(-0.25, 0.25 + 1e-6, GRID)
+    gx, gy = np.meshgrid(xs, xs, indexing="xy")
+    return np.stack([gx.ravel(), gy.ravel(), np.zeros(gx.size)], axis=1)
+
+
+def test_sensor_frame_is_the_body_pose(scan_scene):
+    """pos_w / quat_w of the sensor are the carrier body's pose (the offset moves the rays only)."""
+    sim, scene = scan_scene
+    positions, quats = _tilted_poses(scene)
+    _place(sim, scene, positions, quats)
+    data = scene["yaw"].data
+    np.testing.assert_allclose(data.pos_w.torch.numpy(), positions, atol=1e-4)
+    sign = np.sign((data.quat_w.torch.numpy() * quats).sum(axis=1, keepdims=True))
+    np.testing.assert_allclose(data.quat_w.torch.numpy() * sign, quats, atol=1e-4)
+
+
+def test_yaw_aligned_hits_lie_on_the_terrain_under_the_rotated_footprint(scan_scene):
+    """Yaw alignment: starts follow position and heading, rays point straight down, hits lie on the terrain."""
+    sim, scene = scan_scene
+    positions, quats = _tilted_poses(scene)
+    _place(sim, scene, positions, quats)
+    hits = scene["yaw"].data.ray_hits_w.torch.numpy()
+    surface = _distance_to(_surface(sim), hits)
+    assert surface.max() < 0.01
+    for env in range(NUM_ENVS):
+        yaw = math.atan2(*_rotate(quats[env], [1.0, 0.0, 0.0])[[1, 0]])
+        heading = _quat_xyzw(0.0, 0.0, yaw)
+        expected = positions[env] + _rotate(heading, _pattern() + np.array(OFFSET))
+        np.testing.assert_allclose(hits[env, :, :2], expected[:, :2], atol=1e-4)
+        assert (hits[env, :, 2] < positions[env, 2]).all()
+
+
+def test_base_aligned_rays_tilt_with_the_body(scan_scene):
+    """Base alignment: rays start at pose * (pattern + offset) along the body's -z; hits lie on the terrain."""
+    sim, scene = scan_scene
+    positions, quats = _tilted_poses(scene)
+    _place(sim, scene, positions, quats)
+    hits = scene["base"].data.ray_hits_w.torch.numpy()
+    assert _distance_to(_surface(sim), hits).max() < 0.01
+    for env in range(NUM_ENVS):
+        starts = positions[env] + _rotate(quats[env], _pattern() + np.array(OFFSET))
+        down = _rotate(quats[env], [0.0, 0.0, -1.0])
+        along = hits[env] - starts
+        np.testing.assert_allclose(np.cross(along, down), 0.0, atol=1e-4)
+        assert (along @ down > 0.0).all()
+
+
+def test_world_aligned_footprint_ignores_orientation(scan_scene):
+    """World alignment: the footprint is the pattern plus offset around the body position, unrotated."""
+    sim, scene = scan_scene
+    positions, quats = _tilted_poses(scene)
+    _place(sim, scene, positions, quats)
+    hits = scene["world"].data.ray_hits_w.torch.numpy()
+    assert _distance_to(_surface(sim), hits).max() < 0.01
+    expected = positions[:, None, :2] + (_pattern() + np.array(OFFSET))[None, :, :2]
+    np.testing.assert_allclose(hits[..., :2], expected, atol=1e-4)
+
+
+def test_rays_beyond_max_distance_miss_with_inf(scan_scene):
+    """Terrain farther than max_distance from the ray starts reads inf, as core defines misses."""
+    sim, scene = scan_scene
+    positions, quats = _tilted_poses(scene)
+    _place(sim, scene, positions, quats)
+    assert np.isinf(scene["short"].data.ray_hits_w.torch.numpy()).all()
+
+
+def test_env_shapes_are_hit_unless_global_world_only(scan_scene):
+    """Rays of a sensor with global_world_only=False hit its own cube's top face; shared-world rays pass it."""
+    sim, scene = scan_scene
+    origins = scene.env_origins.cpu().numpy()
+    positions = origins + np.array([[0.0, 0.0, 1.0], [0.1, 0.0, 1.1]])
+    quats = np.tile([0.0, 0.0, 0.0, 1.0], (NUM_ENVS, 1))
+    _place(sim, scene, positions, quats)
+    own = scene["own"].data.ray_hits_w.torch.numpy()
+    np.testing.assert_allclose(np.abs(own[..., :2] - positions[:, None, :2]), 0.05, atol=1e-4)
+    np.testing.assert_allclose(own[..., 2], np.broadcast_to(positions[:, None, 2] + HALF, own.shape[:2]), atol=1e-3)
+    shared = scene["world"].data.ray_hits_w.torch.numpy()
+    assert (shared[..., 2] < positions[:, None, 2] - HALF).all()
+
+
+def test_scan_follows_a_moving_body(scan_scene):
+    """After the body is moved, the next update's frame and hits move with it."""
+    sim, scene = scan_scene
+    positions, quats = _tilted_poses(scene)
+    _place(sim, scene, positions, quats)
+    before = scene["world"].data.ray_hits_w.torch.numpy().copy()
+    shift = np.array([0.5, -0.3, 0.2])
+    _place(sim, scene, positions + shift, quats)
+    data = scene["world"].data
+    np.testing.assert_allclose(data.pos_w.torch.numpy(), positions + shift, atol=1e-4)
+    after = data.ray_hits_w.torch.numpy()
+    np.testing.assert_allclose(
+        after[..., :2] - before[..., :2], np.broadcast_to(shift[:2], after[..., :2].shape), atol=1e-4
+    )
+    assert _distance_to(_surface(sim), after).max() < 0.01
