@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> PlayResult:
     """Load ``--checkpoint`` (default: the newest run's last), export it, run it and print its mean reward."""
     args = play_parser().parse_args(argv)
     placement = resolve_placement(args)
-    env_cfg, agent_cfg = load_task_cfgs(args.task)
+    env_cfg, agent_cfg = load_task_cfgs(args.task, args.presets)
     agent_cfg = apply_overrides(env_cfg, agent_cfg, args, placement)
     checkpoint = resolve_checkpoint(args.checkpoint, agent_cfg.experiment_name, log_root=args.log_root)
     run_dir = checkpoint.parent

@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> Path | None:
     if args.checkpoint is not None and not args.resume:
         raise SystemExit("--checkpoint only applies with --resume (train.py) or to play.py.")
     placement = resolve_placement(args)
-    env_cfg, agent_cfg = load_task_cfgs(args.task)
+    env_cfg, agent_cfg = load_task_cfgs(args.task, args.presets)
     agent_cfg = apply_overrides(env_cfg, agent_cfg, args, placement)
     if args.max_iterations is not None:
         agent_cfg.max_iterations = args.max_iterations
