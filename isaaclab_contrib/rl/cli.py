@@ -40,7 +40,10 @@ def add_common_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--experiment_name", default=None, help="Folder under logs/rsl_rl (default: agent cfg's).")
     parser.add_argument("--log_root", default="logs", help="Folder that holds rsl_rl/<experiment>/ (default: logs).")
     parser.add_argument(
-        "--video", action="store_true", help="Record rollouts as animated USD files (Newton's USD viewer, no display)."
+        "--video", action="store_true", help="Record rollouts (MP4 clips by Newton's ray tracer; no display needed)."
+    )
+    parser.add_argument(
+        "--video_format", choices=("mp4", "usd"), default="mp4", help="mp4 (default) or animated USD (Newton's viewer)."
     )
     parser.add_argument("--video_length", type=positive_int, default=200, help="Env steps per recorded clip.")
     parser.add_argument("--video_num_envs", type=positive_int, default=4, help="Environments shown in a clip.")

@@ -3,8 +3,7 @@
 ``ISAACSIM_ASSET_ROOT`` must be set before this runs: Isaac Lab resolves its asset root at import.
 
 Usage: ``python upstream_offline_runner.py TASK STEPS NUM_ENVS PRESETS`` (comma-separated presets) prints one JSON
-line with the manager's
-name, the observation shape and whether every observation stayed finite.
+line with the manager's name, the observation shape and whether every observation stayed finite.
 """
 
 from __future__ import annotations
