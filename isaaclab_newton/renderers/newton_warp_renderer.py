@@ -9,6 +9,7 @@ in :meth:`NewtonWarpRenderer.render`; outputs are written into core's camera buf
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -190,19 +191,25 @@ class NewtonWarpRenderer(BaseRenderer):
 
     def render(self, render_data: NewtonCameraRenderData) -> None:
         """Refit the shape BVH, place the views and render every environment's tile (device work only)."""
+        self.render_batch([render_data])
+
+    def render_batch(self, render_data: Sequence[NewtonCameraRenderData]) -> None:
+        """Refit the shape BVH once, then place and render each camera's views (device work only)."""
+        if not render_data:
+            return
         state = NewtonManager.get_state_0()
-        model = NewtonManager.get_model()
-        sites = render_data.sites
-        wp.launch(
-            site_kernels.site_camera_transforms,
-            dim=sites.count,
-            inputs=[state.body_q, sites.parent_bodies, sites.parent_origins, sites.offsets],
-            outputs=[render_data.transforms],
-            device=render_data.spec.device,
-        )
-        model.bvh_refit_shapes(state)
-        render_data.sensor.update(state, render_data.transforms, render_data.rays, **render_data.images)
-        self._finish_outputs(render_data)
+        NewtonManager.get_model().bvh_refit_shapes(state)
+        for data in render_data:
+            sites = data.sites
+            wp.launch(
+                site_kernels.site_camera_transforms,
+                dim=sites.count,
+                inputs=[state.body_q, sites.parent_bodies, sites.parent_origins, sites.offsets],
+                outputs=[data.transforms],
+                device=data.spec.device,
+            )
+            data.sensor.update(state, data.transforms, data.rays, **data.images)
+            self._finish_outputs(data)
 
     def _finish_outputs(self, render_data: NewtonCameraRenderData) -> None:
         images = render_data.images
