@@ -21,6 +21,15 @@ def non_negative_int(text: str) -> int:
     return value
 
 
+def preset_token(text: str) -> tuple[str, ...]:
+    """``presets=a,b`` -> ``("a", "b")`` (argparse type)."""
+    key, sep, value = text.partition("=")
+    names = tuple(name for name in value.split(",") if name)
+    if key != "presets" or not sep or not names:
+        raise argparse.ArgumentTypeError(f"expected presets=NAME[,NAME...], got {text!r}")
+    return names
+
+
 def add_common_args(parser: argparse.ArgumentParser) -> None:
     """``--task --num_envs --device --seed --headless --experiment_name --checkpoint --log_root`` and recording."""
     parser.add_argument("--task", required=True, help="Registered task, e.g. Isaac-Cartpole-Direct-v0.")
@@ -31,10 +40,21 @@ def add_common_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--experiment_name", default=None, help="Folder under logs/rsl_rl (default: agent cfg's).")
     parser.add_argument("--log_root", default="logs", help="Folder that holds rsl_rl/<experiment>/ (default: logs).")
     parser.add_argument(
-        "--video", action="store_true", help="Record rollouts as animated USD files (Newton's USD viewer, no display)."
+        "--video", action="store_true", help="Record rollouts (MP4 clips by Newton's ray tracer; no display needed)."
+    )
+    parser.add_argument(
+        "--video_format", choices=("mp4", "usd"), default="mp4", help="mp4 (default) or animated USD (Newton's viewer)."
     )
     parser.add_argument("--video_length", type=positive_int, default=200, help="Env steps per recorded clip.")
     parser.add_argument("--video_num_envs", type=positive_int, default=4, help="Environments shown in a clip.")
+    parser.add_argument(
+        "presets",
+        nargs="?",
+        type=preset_token,
+        default=(),
+        metavar="presets=NAME[,NAME...]",
+        help="isaaclab_tasks presets (as upstream's scripts take them), e.g. presets=depth.",
+    )
 
 
 def train_parser() -> argparse.ArgumentParser:

@@ -8,7 +8,7 @@ from pathlib import Path
 import torch
 
 from .cli import play_parser
-from .recording import UsdRolloutRecorder
+from .recording import RECORDERS, RolloutRecorder
 from .runs import resolve_checkpoint
 from .session import apply_overrides, load_task_cfgs, make_env, make_runner, resolve_placement
 
@@ -23,7 +23,7 @@ class PlayResult:
         episodes: How many episodes finished.
         policy_jit: The exported TorchScript policy (``<run>/exported/policy.pt``).
         policy_onnx: The exported ONNX policy (``<run>/exported/policy.onnx``).
-        recordings: USD clips written with ``--video``.
+        recordings: Clips written with ``--video`` (MP4 or USD, ``--video_format``).
     """
 
     checkpoint: Path
@@ -38,14 +38,14 @@ def main(argv: list[str] | None = None) -> PlayResult:
     """Load ``--checkpoint`` (default: the newest run's last), export it, run it and print its mean reward."""
     args = play_parser().parse_args(argv)
     placement = resolve_placement(args)
-    env_cfg, agent_cfg = load_task_cfgs(args.task)
+    env_cfg, agent_cfg = load_task_cfgs(args.task, args.presets)
     agent_cfg = apply_overrides(env_cfg, agent_cfg, args, placement)
     checkpoint = resolve_checkpoint(args.checkpoint, agent_cfg.experiment_name, log_root=args.log_root)
     run_dir = checkpoint.parent
     env = make_env(args.task, env_cfg)
     if args.video:
         clips = run_dir / "videos" / "play"
-        env = UsdRolloutRecorder(env, clips, length=args.video_length, num_worlds=args.video_num_envs)
+        env = RECORDERS[args.video_format](env, clips, length=args.video_length, num_worlds=args.video_num_envs)
     try:
         runner = make_runner(env, agent_cfg, log_dir=None)
         runner.load(str(checkpoint), map_location=placement.device)
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> PlayResult:
         env.close()
     episodes = int(finished)
     mean_reward = float(finished_sum) / episodes if episodes else float("nan")
-    recordings = tuple(env.clips) if isinstance(env, UsdRolloutRecorder) else ()
+    recordings = tuple(env.clips) if isinstance(env, RolloutRecorder) else ()
     for clip in recordings:
         print(f"[INFO] recording {clip}")
     print(f"play mean_reward={mean_reward:.3f} episodes={episodes} steps={steps}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from dataclasses import dataclass
 
 import gymnasium as gym
@@ -53,12 +54,21 @@ def resolve_placement(args: argparse.Namespace) -> Placement:
     return Placement(device=device, rank=int(os.environ.get("RANK", "0")), world_size=int(os.environ["WORLD_SIZE"]))
 
 
-def load_task_cfgs(task: str) -> tuple[object, RslRlOnPolicyRunnerCfg]:
+def load_task_cfgs(task: str, presets: tuple[str, ...] = ()) -> tuple[object, RslRlOnPolicyRunnerCfg]:
     """The env cfg and rsl-rl agent cfg ``task`` registers (``env_cfg_entry_point``, ``rsl_rl_cfg_entry_point``).
 
+    Versioned ids (``Isaac-Ant-Direct-v0``) come from :mod:`isaaclab_contrib.tasks`; other ids from upstream's
+    ``isaaclab_tasks`` (one registry per process), whose configs resolve ``presets`` (e.g. ``("depth",)``) the way
+    upstream's scripts do.
+
     Raises:
-        SystemExit: If the task is unknown or registers no rsl-rl agent, naming the registered tasks.
+        SystemExit: If the task is unknown or registers no rsl-rl agent, naming the registered tasks; if presets
+            are given for a task of :mod:`isaaclab_contrib.tasks`.
     """
+    if re.search(r"-v[0-9]+$", task) is None:
+        return _load_upstream_task_cfgs(task, presets)
+    if presets:
+        raise SystemExit(f"presets={','.join(presets)} apply to isaaclab_tasks tasks (ids without -v0), not {task!r}.")
     import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
     from isaaclab_contrib.tasks.registry import load_agent_cfg, load_env_cfg
 
@@ -69,6 +79,22 @@ def load_task_cfgs(task: str) -> tuple[object, RslRlOnPolicyRunnerCfg]:
         return load_env_cfg(task), load_agent_cfg(task, "rsl_rl")
     except KeyError as err:
         raise SystemExit(str(err.args[0])) from err
+
+
+def _load_upstream_task_cfgs(task: str, presets: tuple[str, ...]) -> tuple[object, RslRlOnPolicyRunnerCfg]:
+    """Env and rsl-rl agent cfgs of an ``isaaclab_tasks`` task, with ``presets`` resolved."""
+    import isaaclab_tasks  # noqa: F401  (registers upstream's tasks)
+    from isaaclab_tasks.utils.hydra import resolve_presets
+    from isaaclab_tasks.utils.parse_cfg import load_cfg_from_registry
+
+    if task not in gym.registry:
+        raise SystemExit(f"Unknown task {task!r}; isaaclab_tasks registers e.g. Isaac-Cartpole-Camera-Direct.")
+    try:
+        env_cfg = load_cfg_from_registry(task, "env_cfg_entry_point")
+        agent_cfg = load_cfg_from_registry(task, "rsl_rl_cfg_entry_point")
+    except ValueError as err:
+        raise SystemExit(f"{task!r}: {err}") from err
+    return resolve_presets(env_cfg, presets), resolve_presets(agent_cfg, presets)
 
 
 def apply_overrides(env_cfg, agent_cfg: RslRlOnPolicyRunnerCfg, args: argparse.Namespace, placement: Placement):

@@ -13,7 +13,7 @@ from isaaclab.utils.io import dump_yaml
 
 from .cli import train_parser
 from .progress import attach_progress_logger, final_line, write_history_csv, write_learning_curve
-from .recording import UsdRolloutRecorder
+from .recording import RECORDERS
 from .runs import new_run_dir, resolve_checkpoint
 from .session import apply_overrides, load_task_cfgs, make_env, make_runner, resolve_placement
 
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> Path | None:
     if args.checkpoint is not None and not args.resume:
         raise SystemExit("--checkpoint only applies with --resume (train.py) or to play.py.")
     placement = resolve_placement(args)
-    env_cfg, agent_cfg = load_task_cfgs(args.task)
+    env_cfg, agent_cfg = load_task_cfgs(args.task, args.presets)
     agent_cfg = apply_overrides(env_cfg, agent_cfg, args, placement)
     if args.max_iterations is not None:
         agent_cfg.max_iterations = args.max_iterations
@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> Path | None:
     log_dir = str(run_dir) if placement.writes_logs else None
     env = make_env(args.task, env_cfg, verbose=args.verbose)
     if args.video and placement.writes_logs:
-        env = UsdRolloutRecorder(
+        env = RECORDERS[args.video_format](
             env,
             run_dir / "videos" / "train",
             length=args.video_length,
