@@ -66,7 +66,10 @@ def make_env(args: argparse.Namespace) -> tuple[gym.Env, CompileNotice]:
         _register_isaaclab_tasks()
         from isaaclab_tasks.utils.hydra import resolve_presets
 
+        from isaaclab_contrib.tasks.offline_assets import check_offline_assets
+
         cfg = resolve_presets(load_env_cfg(args.task), (args.physics,))
+        check_offline_assets(args.task, cfg)
     if args.num_envs is not None:
         cfg.scene.num_envs = args.num_envs
     cfg.sim.device = args.device
