@@ -155,7 +155,7 @@ def main() -> None:
         cells = " | ".join(f"{row['phases'][phase]:.1f}" for phase in PHASES)
         print(
             f"| {row['task']} | {row['device']} | {row['num_envs']} | {row['cache']} | {cells}"
-            f" | {row["total_s"]:.1f} | {row["compiled_modules"]} |"
+            f" | {row['total_s']:.1f} | {row['compiled_modules']} |"
         )
     if args.out:
         with open(args.out, "w") as f:
