@@ -84,11 +84,12 @@ def test_play_video_is_an_mp4_of_the_rendered_envs(played_mp4):
 
 def test_exported_torchscript_matches_checkpoint_policy(played):
     """The TorchScript export gives the checkpoint policy's actions on the same observations."""
-    from isaaclab_contrib.rl.cli import play_parser
-    from isaaclab_contrib.rl.session import Placement, apply_overrides, load_task_cfgs, make_env, make_runner
+    from isaaclab_contrib.rl.cli import Placement, play_parser
+    from isaaclab_contrib.rl.session import apply_overrides, make_env, make_runner
+    from isaaclab_contrib.tasks.registry import load_agent_cfg, load_env_cfg
 
     args = play_parser().parse_args(["--task", TASK, "--num_envs", "8", "--device", "cpu"])
-    env_cfg, agent_cfg = load_task_cfgs(TASK)
+    env_cfg, agent_cfg = load_env_cfg(TASK), load_agent_cfg(TASK)
     agent_cfg = apply_overrides(env_cfg, agent_cfg, args, Placement(device="cpu"))
     env = make_env(TASK, env_cfg)
     try:
