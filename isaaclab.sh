@@ -18,7 +18,7 @@ ISAACLAB_PIN="isaaclab==3.0.0"
 # Runtime dependencies Isaac Lab core needs to import without Isaac Sim (its own pins are not ours).
 CORE_DEPS=(lazy_loader prettytable psutil trimesh scipy h5py hydra-core rich tqdm Jinja2 filelock
            matplotlib pillow newton-usd-schemas)
-OUR_DEPS=(torch gymnasium usd-core rsl-rl-lib pytest pytest-timeout ruff)
+OUR_DEPS=(torch gymnasium usd-core rsl-rl-lib imageio imageio-ffmpeg pytest pytest-timeout ruff)
 
 find_python312() {
     local cand
@@ -81,6 +81,6 @@ case "${1:-}" in
     -p|--python) shift; [ -x "$PY" ] || { echo "error: run ./isaaclab.sh --install first" >&2; exit 1; }
                  exec "$PY" "$@" ;;
     -f|--format) shift; cd "$ROOT"; "$VENV/bin/ruff" check . && "$VENV/bin/ruff" format --check . ;;
-    -h|--help|"") sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' ;;
+    -h|--help|"") awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0" ;;  # the header comment
     *) echo "error: unknown option '$1' (see ./isaaclab.sh --help)" >&2; exit 2 ;;
 esac

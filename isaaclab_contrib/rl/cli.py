@@ -1,40 +1,73 @@
-"""Command-line arguments of the rsl-rl scripts, with Isaac Lab's names, checked where they enter."""
+"""Command-line arguments of the rsl-rl scripts, with Isaac Lab's names, checked before anything heavy is imported.
+
+:func:`parse_train_args` and :func:`parse_play_args` refuse a bad ``--task``, count, ``--device``,
+``--checkpoint`` path or ``--distributed`` launch in well under 2 s (standard library and gymnasium's registry only);
+the scripts import torch, Warp and Newton after them.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+from dataclasses import dataclass
+
+from ..script_args import check_task, cuda_device_count, default_device, device_arg, non_negative_int, positive_int
+from .runs import experiment_dir, resolve_checkpoint
 
 
-def positive_int(text: str) -> int:
-    """An integer of at least 1 (argparse type)."""
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+@dataclass(frozen=True)
+class Placement:
+    """Where this process runs: its device and, under ``torchrun``, its rank among ``world_size`` processes."""
+
+    device: str
+    rank: int = 0
+    world_size: int = 1
+
+    @property
+    def writes_logs(self) -> bool:
+        """Only rank 0 writes logs, checkpoints, curves and recordings."""
+        return self.rank == 0
 
 
-def non_negative_int(text: str) -> int:
-    """An integer of at least 0 (argparse type)."""
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
+def preset_token(text: str) -> tuple[str, ...]:
+    """``presets=a,b`` -> ``("a", "b")`` (argparse type)."""
+    key, sep, value = text.partition("=")
+    names = tuple(name for name in value.split(",") if name)
+    if key != "presets" or not sep or not names:
+        raise argparse.ArgumentTypeError(f"expected presets=NAME[,NAME...], got {text!r}")
+    return names
 
 
 def add_common_args(parser: argparse.ArgumentParser) -> None:
     """``--task --num_envs --device --seed --headless --experiment_name --checkpoint --log_root`` and recording."""
     parser.add_argument("--task", required=True, help="Registered task, e.g. Isaac-Cartpole-Direct-v0.")
     parser.add_argument("--num_envs", type=positive_int, default=None, help="Environments (default: the task's).")
-    parser.add_argument("--device", default=None, help="Simulation and policy device (default: cuda:0 if present).")
+    parser.add_argument(
+        "--device", type=device_arg, default=None, help="Simulation and policy device (default: cuda:0 if present)."
+    )
     parser.add_argument("--seed", type=int, default=None, help="Seed of env and agent (default: the agent cfg's).")
     parser.add_argument("--headless", action="store_true", help="No viewer window (there is none on Newton here).")
     parser.add_argument("--experiment_name", default=None, help="Folder under logs/rsl_rl (default: agent cfg's).")
     parser.add_argument("--log_root", default="logs", help="Folder that holds rsl_rl/<experiment>/ (default: logs).")
     parser.add_argument(
-        "--video", action="store_true", help="Record rollouts as animated USD files (Newton's USD viewer, no display)."
+        "--video", action="store_true", help="Record rollouts (MP4 clips by Newton's ray tracer; no display needed)."
+    )
+    parser.add_argument(
+        "--video_format", choices=("mp4", "usd"), default="mp4", help="mp4 (default) or animated USD (Newton's viewer)."
     )
     parser.add_argument("--video_length", type=positive_int, default=200, help="Env steps per recorded clip.")
     parser.add_argument("--video_num_envs", type=positive_int, default=4, help="Environments shown in a clip.")
+    parser.add_argument(
+        "presets",
+        nargs="?",
+        type=preset_token,
+        default=(),
+        metavar="presets=NAME[,NAME...]",
+        help="isaaclab_tasks presets (as upstream's scripts take them), e.g. presets=depth.",
+    )
+    parser.add_argument(
+        "--verbose", action="store_true", help="Also print Warp's module loads, Isaac Lab's setup and rsl-rl's report."
+    )
 
 
 def train_parser() -> argparse.ArgumentParser:
@@ -53,7 +86,6 @@ def train_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--video_interval", type=non_negative_int, default=2000, help="Env steps between recorded clips (0: one)."
     )
-    parser.add_argument("--verbose", action="store_true", help="Also print rsl-rl's full report per iteration.")
     return parser
 
 
@@ -68,3 +100,75 @@ def play_parser() -> argparse.ArgumentParser:
         "--steps", type=positive_int, default=None, help="Env steps to run (default: one full episode)."
     )
     return parser
+
+
+def resolve_placement(args: argparse.Namespace) -> Placement:
+    """Device and rank from ``--device`` / ``--distributed`` (one process per GPU, ``cuda:$LOCAL_RANK``).
+
+    Raises:
+        SystemExit: If ``--distributed`` is given without CUDA or outside ``torchrun``, or with a ``--device``
+            other than the rank's GPU.
+    """
+    if not getattr(args, "distributed", False):
+        return Placement(device=args.device or default_device())
+    if "LOCAL_RANK" not in os.environ:
+        raise SystemExit("--distributed needs torchrun: torchrun --nproc_per_node <gpus> train.py ... --distributed")
+    if not cuda_device_count():
+        raise SystemExit("--distributed trains one process per GPU through NCCL (rsl-rl multi-GPU); no CUDA here.")
+    local_rank = int(os.environ["LOCAL_RANK"])
+    device = f"cuda:{local_rank}"
+    if args.device not in (None, device):
+        raise SystemExit(f"--distributed puts rank {local_rank} on {device}; drop --device {args.device}.")
+    return Placement(device=device, rank=int(os.environ.get("RANK", "0")), world_size=int(os.environ["WORLD_SIZE"]))
+
+
+def _resolve_checkpoint_arg(args: argparse.Namespace) -> None:
+    """Turn ``args.checkpoint`` into the checkpoint file it names, or exit naming what is missing.
+
+    ``latest`` needs the experiment's name: ``--experiment_name``, else the task's agent cfg (importing a
+    config class imports torch and Warp, about a second; nothing of the env is loaded).
+    """
+    experiment = args.experiment_name
+    runs = experiment_dir("", log_root=args.log_root)
+    if args.checkpoint == "latest" and not any(runs.glob("*/*/model_*.pt")):
+        raise SystemExit(f"No run with a checkpoint under {runs}; train the task first or pass --checkpoint PATH.")
+    if args.checkpoint == "latest" and experiment is None:
+        from isaaclab_contrib.tasks.registry import load_agent_cfg
+
+        experiment = load_agent_cfg(args.task, "rsl_rl").experiment_name
+    try:
+        args.checkpoint = str(resolve_checkpoint(args.checkpoint, experiment or "", log_root=args.log_root))
+    except (FileNotFoundError, ValueError) as err:
+        raise SystemExit(str(err)) from None
+
+
+def parse_train_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, Placement]:
+    """``train.py``'s arguments and placement, every light check done (see the module docstring).
+
+    With ``--resume``, ``args.checkpoint`` becomes the checkpoint file to resume from.
+
+    Raises:
+        SystemExit: On any bad argument, with a message that names the fix.
+    """
+    args = train_parser().parse_args(argv)
+    if args.checkpoint is not None and not args.resume:
+        raise SystemExit("--checkpoint only applies with --resume (train.py) or to play.py.")
+    check_task(args.task, upstream=True, agent="rsl_rl")
+    placement = resolve_placement(args)
+    if args.resume:
+        args.checkpoint = args.checkpoint or "latest"
+        _resolve_checkpoint_arg(args)
+    return args, placement
+
+
+def parse_play_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, Placement]:
+    """``play.py``'s arguments and placement, every light check done; ``args.checkpoint`` becomes the file to load.
+
+    Raises:
+        SystemExit: On any bad argument, with a message that names the fix.
+    """
+    args = play_parser().parse_args(argv)
+    check_task(args.task, upstream=True, agent="rsl_rl")
+    placement = resolve_placement(args)
+    _resolve_checkpoint_arg(args)
+    return args, placement

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 
-from .cli import play_parser
-from .recording import UsdRolloutRecorder
-from .runs import resolve_checkpoint
-from .session import apply_overrides, load_task_cfgs, make_env, make_runner, resolve_placement
+from ..console import configure_output
+from .cli import Placement, parse_play_args
+from .recording import RECORDERS, RolloutRecorder
+from .session import apply_overrides, load_task_cfgs, make_env, make_runner
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,7 @@ class PlayResult:
         episodes: How many episodes finished.
         policy_jit: The exported TorchScript policy (``<run>/exported/policy.pt``).
         policy_onnx: The exported ONNX policy (``<run>/exported/policy.onnx``).
-        recordings: USD clips written with ``--video``.
+        recordings: Clips written with ``--video`` (MP4 or USD, ``--video_format``).
     """
 
     checkpoint: Path
@@ -35,19 +36,24 @@ class PlayResult:
 
 
 def main(argv: list[str] | None = None) -> PlayResult:
+    """Check the arguments, then play (:func:`play`); the script's entry point."""
+    args, placement = parse_play_args(argv)
+    return play(args, placement)
+
+
+def play(args: argparse.Namespace, placement: Placement) -> PlayResult:
     """Load ``--checkpoint`` (default: the newest run's last), export it, run it and print its mean reward."""
-    args = play_parser().parse_args(argv)
-    placement = resolve_placement(args)
-    env_cfg, agent_cfg = load_task_cfgs(args.task)
+    notice = configure_output(verbose=args.verbose)
+    checkpoint = Path(args.checkpoint)
+    env_cfg, agent_cfg = load_task_cfgs(args.task, args.presets)
     agent_cfg = apply_overrides(env_cfg, agent_cfg, args, placement)
-    checkpoint = resolve_checkpoint(args.checkpoint, agent_cfg.experiment_name, log_root=args.log_root)
     run_dir = checkpoint.parent
-    env = make_env(args.task, env_cfg)
+    env = make_env(args.task, env_cfg, verbose=args.verbose)
     if args.video:
         clips = run_dir / "videos" / "play"
-        env = UsdRolloutRecorder(env, clips, length=args.video_length, num_worlds=args.video_num_envs)
+        env = RECORDERS[args.video_format](env, clips, length=args.video_length, num_worlds=args.video_num_envs)
     try:
-        runner = make_runner(env, agent_cfg, log_dir=None)
+        runner = make_runner(env, agent_cfg, log_dir=None, verbose=args.verbose)
         runner.load(str(checkpoint), map_location=placement.device)
         print(f"[INFO] loaded {checkpoint}")
         exported = run_dir / "exported"
@@ -71,9 +77,10 @@ def main(argv: list[str] | None = None) -> PlayResult:
                 returns[done] = 0.0
     finally:
         env.close()
+    notice.report()
     episodes = int(finished)
     mean_reward = float(finished_sum) / episodes if episodes else float("nan")
-    recordings = tuple(env.clips) if isinstance(env, UsdRolloutRecorder) else ()
+    recordings = tuple(env.clips) if isinstance(env, RolloutRecorder) else ()
     for clip in recordings:
         print(f"[INFO] recording {clip}")
     print(f"play mean_reward={mean_reward:.3f} episodes={episodes} steps={steps}")

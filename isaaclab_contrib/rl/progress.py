@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import datetime
-import io
 import math
 import statistics
 from dataclasses import asdict, dataclass, fields
@@ -13,6 +11,8 @@ from pathlib import Path
 
 from rsl_rl.runners import OnPolicyRunner
 from rsl_rl.utils.logger import Logger
+
+from ..console import CompileNotice, held_prints
 
 
 @dataclass(frozen=True)
@@ -40,18 +40,24 @@ class ProgressLogger(Logger):
     """rsl-rl's logger (TensorBoard summaries, checkpoints) that prints one line per iteration and keeps a history.
 
     rsl-rl's multi-line report per iteration is kept for ``verbose=True``. Only the process that writes logs
-    (rank 0) prints and records.
+    (rank 0) prints and records. Before the first line, ``notice`` reports the kernels compiled during the first
+    rollout and update (on a cold Warp cache).
     """
 
-    def __init__(self, *args, verbose: bool = False, **kwargs) -> None:
+    def __init__(self, *args, verbose: bool = False, notice: CompileNotice | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.verbose = verbose
+        self.notice = notice
         self.history: list[IterationRecord] = []
+
+    def init_logging_writer(self) -> None:
+        """rsl-rl's writer and git-diff snapshot; its lines about the snapshot only with ``verbose``."""
+        with held_prints(verbose=self.verbose):
+            super().init_logging_writer()
 
     def log(self, it: int, start_it: int, total_it: int, collect_time: float, learn_time: float, **kwargs) -> None:
         """Write rsl-rl's summaries, then print ``it``'s progress line and append it to :attr:`history`."""
-        quiet = contextlib.nullcontext() if self.verbose else contextlib.redirect_stdout(io.StringIO())
-        with quiet:
+        with held_prints(verbose=self.verbose):
             super().log(it, start_it, total_it, collect_time, learn_time, **kwargs)
         if self.writer is None:
             return
@@ -66,6 +72,8 @@ class ProgressLogger(Logger):
             learning_s=learn_time,
         )
         self.history.append(record)
+        if self.notice is not None:
+            self.notice.report()
         done = it + 1 - start_it
         eta = datetime.timedelta(seconds=round(self.tot_time / done * (total_it - start_it - done)))
         print(
@@ -76,7 +84,9 @@ class ProgressLogger(Logger):
         )
 
 
-def attach_progress_logger(runner: OnPolicyRunner, *, verbose: bool = False) -> ProgressLogger:
+def attach_progress_logger(
+    runner: OnPolicyRunner, *, verbose: bool = False, notice: CompileNotice | None = None
+) -> ProgressLogger:
     """Replace ``runner``'s logger by a :class:`ProgressLogger` with the same settings (before ``learn``)."""
     old = runner.logger
     logger = ProgressLogger(
@@ -89,6 +99,7 @@ def attach_progress_logger(runner: OnPolicyRunner, *, verbose: bool = False) -> 
         gpu_global_rank=runner.gpu_global_rank,
         device=old.device,
         verbose=verbose,
+        notice=notice,
     )
     logger.git_status_repos = list(old.git_status_repos)
     runner.logger = logger

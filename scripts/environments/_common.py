@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-import gymnasium as gym
-import torch
+from isaaclab_contrib.script_args import check_task, default_device, device_arg, positive_int
 
+if TYPE_CHECKING:
+    import gymnasium as gym
 
-def positive_int(text: str) -> int:
-    """``argparse`` type: an integer >= 1 (argparse names the flag in its error)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {value}")
-    return value
+    from isaaclab_contrib.console import CompileNotice
 
 
 def make_parser(description: str) -> argparse.ArgumentParser:
@@ -26,10 +20,11 @@ def make_parser(description: str) -> argparse.ArgumentParser:
     parser.add_argument(
         "--num_envs", type=positive_int, default=None, help="Number of environments (default: the task's)."
     )
-    default_device = "cuda:0" if torch.cuda.is_available() else "cpu"
-    parser.add_argument("--device", type=str, default=default_device, help="Simulation device, e.g. cpu or cuda:0.")
+    parser.add_argument(
+        "--device", type=device_arg, default=None, help="cpu or cuda:<index> (default: cuda:0 if present)."
+    )
     parser.add_argument("--headless", action="store_true", help="Run without a viewer (always true here).")
-    parser.add_argument("--seed", type=int, default=None, help="Environment seed.")
+    parser.add_argument("--seed", type=int, default=42, help="Environment seed (default: 42).")
     parser.add_argument("--steps", type=positive_int, default=500, help="Environment steps to run.")
     parser.add_argument(
         "--physics",
@@ -37,32 +32,50 @@ def make_parser(description: str) -> argparse.ArgumentParser:
         default="newton_mjwarp",
         help="Physics preset of an isaaclab_tasks config (newton_mjwarp, newton_kamino, ...); ours have none.",
     )
+    parser.add_argument("--verbose", action="store_true", help="Also print Warp's module loads and Isaac Lab's setup.")
     return parser
 
 
-def make_env(args: argparse.Namespace) -> gym.Env:
+def parse_args(description: str) -> argparse.Namespace:
+    """Parse and check the arguments (task name included) before torch, Warp or Newton are imported."""
+    args = make_parser(description).parse_args()
+    check_task(args.task, upstream=True)
+    args.device = args.device or default_device()
+    return args
+
+
+def make_env(args: argparse.Namespace) -> tuple[gym.Env, CompileNotice]:
     """Load the task's cfg (ours, else Isaac Lab's ``isaaclab_tasks``), apply the CLI overrides and build the env.
+
+    Returns the env and the compile notice (:func:`~isaaclab_contrib.console.configure_output`) to report after
+    the first step.
 
     Presets of an ``isaaclab_tasks`` config are resolved with ``args.physics`` (e.g. ``newton_mjwarp``).
     """
+    import gymnasium as gym
+
     import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
+    from isaaclab_contrib.console import configure_output, held_prints
+
+    notice = configure_output(verbose=args.verbose)
     from isaaclab_contrib.tasks.registry import load_env_cfg
 
     if args.task in gym.registry:
         cfg = load_env_cfg(args.task)
     else:
         _register_isaaclab_tasks()
-        if args.task not in gym.registry:
-            raise SystemExit(f"Unknown task {args.task!r}; see scripts/environments/list_envs.py.")
         from isaaclab_tasks.utils.hydra import resolve_presets
 
+        from isaaclab_contrib.tasks.offline_assets import check_offline_assets
+
         cfg = resolve_presets(load_env_cfg(args.task), (args.physics,))
+        check_offline_assets(args.task, cfg)
     if args.num_envs is not None:
         cfg.scene.num_envs = args.num_envs
     cfg.sim.device = args.device
-    if args.seed is not None:
-        cfg.seed = args.seed
-    return gym.make(args.task, cfg=cfg)
+    cfg.seed = args.seed
+    with held_prints(verbose=args.verbose):
+        return gym.make(args.task, cfg=cfg), notice
 
 
 def _register_isaaclab_tasks() -> None:
@@ -71,6 +84,8 @@ def _register_isaaclab_tasks() -> None:
     Our ids (``Isaac-Cartpole-Direct-v0``, ...) are versions of the unversioned upstream ids
     (``Isaac-Cartpole-Direct``), which gymnasium refuses to register next to them; ours are dropped first.
     """
+    import gymnasium as gym
+
     for task in [t for t, spec in gym.registry.items() if str(spec.entry_point).startswith("isaaclab_contrib.tasks")]:
         del gym.registry[task]
     import isaaclab_tasks  # noqa: F401  (registers the tasks)

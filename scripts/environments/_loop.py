@@ -9,13 +9,15 @@ import torch
 import tqdm
 
 
-def run(env, action_fn: Callable[[torch.Tensor], torch.Tensor], steps: int) -> float:
+def run(env, action_fn: Callable[[torch.Tensor], torch.Tensor], steps: int, *, notice=None) -> float:
     """Step ``env`` ``steps`` times and print env-steps per second.
 
     Args:
         env: A gymnasium-wrapped Isaac Lab environment.
         action_fn: Maps a zero action tensor (num_envs, action_dim) to the action to apply.
         steps: Number of environment steps.
+        notice: The script's :class:`~isaaclab_contrib.console.CompileNotice`; reports the kernels compiled up to
+            the first step.
 
     Returns:
         Environment steps per second (num_envs x steps / wall time).
@@ -27,6 +29,8 @@ def run(env, action_fn: Callable[[torch.Tensor], torch.Tensor], steps: int) -> f
         raise ValueError(f"steps must be an integer >= 1 (environment steps to run), got {steps!r}.")
     unwrapped = env.unwrapped
     env.reset()
+    if notice is not None:
+        notice.report()
     shape = (unwrapped.num_envs, *unwrapped.single_action_space.shape)
     zeros = torch.zeros(shape, device=unwrapped.device)
     start = time.perf_counter()

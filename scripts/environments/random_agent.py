@@ -8,21 +8,21 @@ from __future__ import annotations
 import os
 import sys
 
-import torch
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _common import make_env, make_parser  # noqa: E402
-from _loop import run  # noqa: E402
+from _common import parse_args  # noqa: E402
 
 
 def main() -> None:
-    args = make_parser("Random-action agent for Isaac Lab tasks on Newton.").parse_args()
-    if args.seed is not None:
-        torch.manual_seed(args.seed)
-    env = make_env(args)
+    args = parse_args("Random-action agent for Isaac Lab tasks on Newton.")  # before torch, Warp and Newton load
+    import torch
+    from _common import make_env
+    from _loop import run
+
+    torch.manual_seed(args.seed)
+    env, notice = make_env(args)
     try:
-        run(env, lambda zeros: 2.0 * torch.rand_like(zeros) - 1.0, args.steps)
+        run(env, lambda zeros: 2.0 * torch.rand_like(zeros) - 1.0, args.steps, notice=notice)
     finally:
         env.close()
 

@@ -10,15 +10,17 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _common import make_env, make_parser  # noqa: E402
-from _loop import run  # noqa: E402
+from _common import parse_args  # noqa: E402
 
 
 def main() -> None:
-    args = make_parser("Zero-action agent for Isaac Lab tasks on Newton.").parse_args()
-    env = make_env(args)
+    args = parse_args("Zero-action agent for Isaac Lab tasks on Newton.")  # before torch, Warp and Newton load
+    from _common import make_env
+    from _loop import run
+
+    env, notice = make_env(args)
     try:
-        run(env, lambda zeros: zeros, args.steps)
+        run(env, lambda zeros: zeros, args.steps, notice=notice)
     finally:
         env.close()
 

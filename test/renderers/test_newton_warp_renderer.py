@@ -1,58 +1,197 @@
-"""NewtonWarpRendererCfg: a camera built on it reports that rendering is not implemented; nothing else is touched."""
+"""NewtonWarpRenderer: core's Camera rendered by Newton's ray tracer, checked against the pinhole model."""
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pytest
 
-
-def test_renderer_cfg_is_a_core_renderer_cfg():
-    """The config plugs into core's renderer slot and names the Newton Warp renderer."""
-    from isaaclab.renderers.renderer_cfg import RendererCfg
-
-    from isaaclab_newton.renderers import NewtonWarpRendererCfg
-
-    cfg = NewtonWarpRendererCfg(enable_shadows=False)
-    assert isinstance(cfg, RendererCfg)
-    assert cfg.renderer_type == "newton_warp"
+W = H = 96
+FOCAL, APERTURE = 24.0, 20.955
+FX = W * FOCAL / APERTURE  # [px]
+CUBE = 0.6  # edge [m]
+CAM_X = -6.0  # fixed camera, env frame [m]
+WALL_X, WALL_T = 4.0, 0.1  # wall centre and thickness [m]
+MOUNT = 0.35  # body-mounted camera ahead of the cube centre [m]
 
 
-def test_building_a_camera_raises_not_implemented():
-    """Building a camera sensor whose renderer is NewtonWarpRendererCfg raises NotImplementedError naming it."""
+@pytest.fixture(scope="module")
+def camera_scene():
+    """Two envs 2 m apart: a 0.6 m cube at (0, 0, 1), a wall at x = 4 m, a fixed camera and one on the cube."""
     import isaaclab.sim as sim_utils
     from isaaclab.assets import RigidObjectCfg
     from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
     from isaaclab.sensors import CameraCfg
     from isaaclab.sim import SimulationCfg, SimulationContext
-    from isaaclab.sim.schemas import UsdPhysicsCollisionCfg, UsdPhysicsRigidBodyCfg
+    from isaaclab.sim.schemas import MassCfg, UsdPhysicsCollisionCfg, UsdPhysicsRigidBodyCfg
     from isaaclab.utils import configclass
 
     from isaaclab_newton.physics import NewtonCfg
     from isaaclab_newton.renderers import NewtonWarpRendererCfg
 
-    @configclass
-    class SceneCfg(InteractiveSceneCfg):
-        cube = RigidObjectCfg(
-            prim_path="{ENV_REGEX_NS}/Cube",
+    def box(size, pos):
+        return RigidObjectCfg(
             spawn=sim_utils.CuboidCfg(
-                size=(0.2, 0.2, 0.2),
+                size=size,
                 rigid_props=[UsdPhysicsRigidBodyCfg()],
+                mass_props=[MassCfg(mass=1.0)],
                 collision_props=[UsdPhysicsCollisionCfg()],
             ),
+            init_state=RigidObjectCfg.InitialStateCfg(pos=pos),
         )
-        camera = CameraCfg(
-            prim_path="{ENV_REGEX_NS}/Camera",
-            width=32,
-            height=32,
-            data_types=["rgb"],
-            spawn=sim_utils.PinholeCameraCfg(),
-            renderer_cfg=NewtonWarpRendererCfg(),
+
+    def camera(prim_path, pos, **kw):
+        return CameraCfg(
+            prim_path=prim_path,
+            offset=CameraCfg.OffsetCfg(pos=pos, rot=(0.0, 0.0, 0.0, 1.0), convention="world"),
+            spawn=sim_utils.PinholeCameraCfg(focal_length=FOCAL, horizontal_aperture=APERTURE),
+            width=W,
+            height=H,
+            renderer_cfg=NewtonWarpRendererCfg(enable_shadows=False),
+            **kw,
+        )
+
+    @configclass
+    class SceneCfg(InteractiveSceneCfg):
+        cube = box((CUBE, CUBE, CUBE), (0.0, 0.0, 1.0)).replace(prim_path="{ENV_REGEX_NS}/Cube")
+        wall = box((WALL_T, 40.0, 40.0), (WALL_X, 0.0, 1.0)).replace(prim_path="{ENV_REGEX_NS}/Wall")
+        cam = camera(
+            "{ENV_REGEX_NS}/Cam",
+            (CAM_X, 0.0, 1.0),
+            data_types=["rgb", "depth", "distance_to_camera", "normals", "instance_segmentation"],
+        )
+        mounted = camera(
+            "{ENV_REGEX_NS}/Cube/Cam", (MOUNT, 0.0, 0.0), data_types=["depth"], update_latest_camera_pose=True
         )
 
     SimulationContext.clear_instance()
-    sim = SimulationContext(SimulationCfg(dt=1 / 60, device="cpu", physics=NewtonCfg()))
-    try:
-        with pytest.raises(NotImplementedError, match="SensorTiledCamera"):
-            InteractiveScene(SceneCfg(num_envs=1, env_spacing=2.0))
-            sim.reset()
-    finally:
-        SimulationContext.clear_instance()
+    sim = SimulationContext(SimulationCfg(dt=1 / 120, device="cpu", gravity=(0.0, 0.0, 0.0), physics=NewtonCfg()))
+    scene = InteractiveScene(SceneCfg(num_envs=2, env_spacing=2.0))
+    sim.reset()
+    _step(sim, scene)
+    yield sim, scene
+    SimulationContext.clear_instance()
+
+
+def _step(sim, scene, steps: int = 1) -> None:
+    for _ in range(steps):
+        scene.write_data_to_sim()
+        sim.step(render=False)
+        scene.update(sim.get_physics_dt())
+
+
+def _shape_of(scene, name: str, env: int) -> int:
+    """The Newton shape index of asset ``name``'s body in env ``env``."""
+    from isaaclab_newton.physics import NewtonManager
+
+    body = int(NewtonManager.get_scene_index().find(scene[name].cfg.prim_path).indices("body")[env, 0])
+    shapes = np.flatnonzero(NewtonManager.get_model().shape_body.numpy() == body)
+    assert shapes.size == 1
+    return int(shapes[0])
+
+
+def test_outputs_have_core_shapes_and_dtypes(camera_scene):
+    """Each data type arrives as core's (N, H, W, C) tensor with the renderer's dtype."""
+    import torch
+
+    _, scene = camera_scene
+    out = scene["cam"].data.output
+    expected = {
+        "rgb": (3, torch.uint8),
+        "depth": (1, torch.float32),
+        "distance_to_camera": (1, torch.float32),
+        "normals": (3, torch.float32),
+        "instance_segmentation": (1, torch.int32),
+    }
+    for name, (channels, dtype) in expected.items():
+        assert tuple(out[name].torch.shape) == (2, H, W, channels), name
+        assert out[name].torch.dtype == dtype, name
+
+
+def test_cube_covers_the_pixels_the_pinhole_model_predicts(camera_scene):
+    """The cube's front face spans the pixel range f * (size / 2) / distance around the centre, within a pixel."""
+    _, scene = camera_scene
+    ids = scene["cam"].data.output["instance_segmentation"].torch[0, ..., 0].numpy()
+    rows, cols = np.nonzero(ids == _shape_of(scene, "cube", 0))
+    half = FX * (CUBE / 2) / (0.0 - CUBE / 2 - CAM_X)  # [px]
+    lo, hi = W / 2 - half, W / 2 + half
+    # pixel u is covered when its centre u + 0.5 lies inside [lo, hi]
+    for covered in (cols, rows):
+        assert abs(covered.min() - (math.ceil(lo - 0.5))) <= 1
+        assert abs(covered.max() - (math.floor(hi - 0.5))) <= 1
+
+
+def test_depth_of_the_wall_reads_its_distance(camera_scene):
+    """Depth (distance to the image plane) of the wall reads its distance everywhere outside the cube."""
+    _, scene = camera_scene
+    out = scene["cam"].data.output
+    wall = out["instance_segmentation"].torch[..., 0].numpy() == _shape_of(scene, "wall", 0)
+    depth = out["depth"].torch[0, ..., 0].numpy()
+    assert wall[0].mean() > 0.8
+    np.testing.assert_allclose(depth[wall[0]], WALL_X - WALL_T / 2 - CAM_X, atol=1e-3)
+
+
+def test_distance_to_camera_grows_off_axis(camera_scene):
+    """Distance to the camera of the wall is its depth over the cosine of the ray's angle to the optical axis."""
+    _, scene = camera_scene
+    out = scene["cam"].data.output
+    depth = out["depth"].torch[0, 0, 0, 0].item()
+    dist = out["distance_to_camera"].torch[0, 0, 0, 0].item()
+    u, v = 0.5 - W / 2, 0.5 - H / 2
+    np.testing.assert_allclose(dist, depth * math.sqrt(1 + (u * u + v * v) / FX**2), rtol=1e-3)
+
+
+def test_segmentation_ids_are_the_shapes_and_minus_one_for_misses(camera_scene):
+    """Tile 0 holds exactly the cube's and the wall's shape indices; a ray into the sky reads -1."""
+    _, scene = camera_scene
+    ids = scene["cam"].data.output["instance_segmentation"].torch[0, ..., 0].numpy()
+    assert set(np.unique(ids).tolist()) == {_shape_of(scene, "cube", 0), _shape_of(scene, "wall", 0)}
+    mounted = scene["mounted"]
+    assert mounted.data.output["depth"].torch.shape == (2, H, W, 1)
+
+
+def test_env_tile_shows_only_its_own_env(camera_scene):
+    """Env 1's cube is in env 0's field of view, yet tile 0 shows only env 0's shapes (and vice versa)."""
+    _, scene = camera_scene
+    ids = scene["cam"].data.output["instance_segmentation"].torch[..., 0].numpy()
+    for env in (0, 1):
+        own = {_shape_of(scene, "cube", env), _shape_of(scene, "wall", env)}
+        assert set(np.unique(ids[env]).tolist()) == own
+
+
+def test_normals_of_the_wall_face_the_camera(camera_scene):
+    """World normals of the wall's front face point at the camera (-x)."""
+    _, scene = camera_scene
+    normals = scene["cam"].data.output["normals"].torch[0, 0, 0].numpy()
+    np.testing.assert_allclose(normals, [-1.0, 0.0, 0.0], atol=1e-4)
+
+
+def test_body_mounted_camera_moves_with_its_body(camera_scene):
+    """Moving env 0's cube 1 m toward the wall moves its camera with it: the wall reads 1 m closer."""
+    import torch
+
+    sim, scene = camera_scene
+    cube, mounted = scene["cube"], scene["mounted"]
+    before = mounted.data.output["depth"].torch[0, H // 2, W // 2, 0].item()
+    np.testing.assert_allclose(before, WALL_X - WALL_T / 2 - MOUNT, atol=1e-3)
+    pose = cube.data.root_pose_w.torch.clone()
+    pose[0, 0] += 1.0
+    cube.write_root_pose_to_sim_index(root_pose=pose[:1], env_ids=torch.tensor([0]))
+    _step(sim, scene)
+    after = mounted.data.output["depth"].torch[:, H // 2, W // 2, 0].numpy()
+    np.testing.assert_allclose(after, [before - 1.0, before], atol=1e-3)
+    pos = mounted.data.pos_w.torch.numpy()
+    np.testing.assert_allclose(pos[0], cube.data.root_pos_w.torch[0].numpy() + [MOUNT, 0.0, 0.0], atol=1e-4)
+
+
+def test_fisheye_camera_is_rejected_by_name(make_sim):
+    """A camera spawned as a fisheye fails at initialization, naming the spawner and the fix."""
+    import isaaclab.sim as sim_utils
+    from isaaclab.sensors import CameraCfg
+
+    from isaaclab_newton.renderers.newton_warp_renderer import _check_options
+
+    cfg = CameraCfg(prim_path="/World/Cam", spawn=sim_utils.FisheyeCameraCfg(), width=8, height=8)
+    with pytest.raises(ValueError, match="FisheyeCameraCfg.*PinholeCameraCfg"):
+        _check_options(cfg)

@@ -43,3 +43,30 @@ def test_non_positive_counts_are_refused(arg, capsys):
     with pytest.raises(SystemExit):
         main(["--task", "Isaac-Cartpole-Direct-v0", *arg])
     assert "must be at least 1" in capsys.readouterr().err
+
+
+def test_preset_token_must_name_presets(capsys):
+    """A trailing token other than presets=NAME[,NAME] stops at argument parsing, quoting the expected form."""
+    with pytest.raises(SystemExit):
+        main(["--task", "Isaac-Cartpole-Direct-v0", "depth"])
+    assert "presets=NAME" in capsys.readouterr().err
+
+
+def test_presets_on_a_versioned_task_are_refused():
+    """presets= applies to isaaclab_tasks ids; on one of ours (-v0) it exits naming that."""
+    with pytest.raises(SystemExit, match="isaaclab_tasks"):
+        main(["--task", "Isaac-Cartpole-Direct-v0", "--device", "cpu", "presets=depth"])
+
+
+def test_upstream_camera_task_cfgs_resolve_the_depth_preset():
+    """Isaac-Cartpole-Camera-Direct with presets=depth loads upstream's cfgs: a depth camera and its CNN agent."""
+    import subprocess
+    import sys
+
+    code = (
+        "from isaaclab_contrib.rl.session import load_task_cfgs\n"
+        "env, agent = load_task_cfgs('Isaac-Cartpole-Camera-Direct', ('depth',))\n"
+        "print(env.scene.tiled_camera.data_types, type(agent).__name__, env.observation_space)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "['depth'] CartpoleCameraDirectPPORunnerCfg [1, 96, 96]"

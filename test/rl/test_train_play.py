@@ -25,6 +25,16 @@ def played(trained_run):
 
     _, log_root = trained_run
     args = ["--task", TASK, "--num_envs", "8", "--device", "cpu", "--log_root", str(log_root)]
+    return main([*args, "--video", "--video_format", "usd", "--video_length", "10", "--video_num_envs", "2"])
+
+
+@pytest.fixture(scope="module")
+def played_mp4(trained_run):
+    """play.py on the newest run for 12 steps with an MP4 clip of 10 steps showing 2 envs."""
+    from isaaclab_contrib.rl.play import main
+
+    _, log_root = trained_run
+    args = ["--task", TASK, "--num_envs", "4", "--device", "cpu", "--log_root", str(log_root), "--steps", "12"]
     return main([*args, "--video", "--video_length", "10", "--video_num_envs", "2"])
 
 
@@ -59,13 +69,27 @@ def test_play_recording_is_an_animated_usd(played):
     assert stage.GetEndTimeCode() == pytest.approx(10.0)
 
 
+def test_play_video_is_an_mp4_of_the_rendered_envs(played_mp4):
+    """--video writes an MP4 of 11 frames (the reset and 10 steps), two 320x240 chase tiles side by side."""
+    import imageio.v2 as imageio
+    import numpy as np
+
+    (clip,) = played_mp4.recordings
+    assert clip.suffix == ".mp4"
+    frames = [np.asarray(f) for f in imageio.get_reader(str(clip))]
+    assert len(frames) == 11
+    assert frames[0].shape == (240, 640, 3)
+    assert frames[0].std() > 5.0  # a rendered scene, not a blank frame
+
+
 def test_exported_torchscript_matches_checkpoint_policy(played):
     """The TorchScript export gives the checkpoint policy's actions on the same observations."""
-    from isaaclab_contrib.rl.cli import play_parser
-    from isaaclab_contrib.rl.session import Placement, apply_overrides, load_task_cfgs, make_env, make_runner
+    from isaaclab_contrib.rl.cli import Placement, play_parser
+    from isaaclab_contrib.rl.session import apply_overrides, make_env, make_runner
+    from isaaclab_contrib.tasks.registry import load_agent_cfg, load_env_cfg
 
     args = play_parser().parse_args(["--task", TASK, "--num_envs", "8", "--device", "cpu"])
-    env_cfg, agent_cfg = load_task_cfgs(TASK)
+    env_cfg, agent_cfg = load_env_cfg(TASK), load_agent_cfg(TASK)
     agent_cfg = apply_overrides(env_cfg, agent_cfg, args, Placement(device="cpu"))
     env = make_env(TASK, env_cfg)
     try:

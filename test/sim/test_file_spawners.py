@@ -59,3 +59,21 @@ def test_bad_mjcf_value_names_element_attribute_and_line(tmp_path):
         ValueError, match=r"bad_value.xml'.*element <geom> name='box', attribute 'size' \(line 5\).*abc"
     ):
         import_file_asset(newton.ModelBuilder(), MjcfFileCfg(asset_path=str(path)), wp.transform_identity())
+
+
+def test_mjcf_given_to_urdf_cfg_names_the_format_and_cfg(tmp_path):
+    """An MJCF file in UrdfFileCfg raises ValueError saying it holds MJCF and naming MjcfFileCfg."""
+    path = tmp_path / "model.xml"
+    path.write_text(_MJCF_BAD_VALUE.replace("abc", "0.1"))
+    with pytest.raises(ValueError, match=r"UrdfFileCfg.asset_path '.*model.xml' holds MJCF.*<mujoco>.*MjcfFileCfg"):
+        import_file_asset(newton.ModelBuilder(), UrdfFileCfg(asset_path=str(path)), wp.transform_identity())
+
+
+def test_urdf_given_to_mjcf_cfg_names_the_format_and_cfg(make_sim, tmp_path):
+    """A URDF file in MjcfFileCfg is refused at spawn, saying it holds URDF and naming UrdfFileCfg."""
+    make_sim()
+    path = tmp_path / "robot.urdf"
+    path.write_text('<robot name="r">\n  <link name="base"/>\n</robot>\n')
+    cfg = MjcfFileCfg(asset_path=str(path))
+    with pytest.raises(ValueError, match=r"MjcfFileCfg.asset_path '.*robot.urdf' holds URDF.*<robot>.*UrdfFileCfg"):
+        cfg.func("/World/Robot", cfg)

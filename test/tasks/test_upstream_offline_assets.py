@@ -68,6 +68,28 @@ def test_upstream_task_steps_on_offline_assets(asset_root, task, preset, steps, 
     assert report == {"manager": manager, "obs_shape": [16, obs_size], "finite": True, "steps": steps}
 
 
+# camera task, presets, env steps, policy observation shape per env (frame stack 2)
+CAMERA_RUNS = [
+    ("Isaac-Cartpole-Camera-Direct", "newton_mjwarp", [6, 96, 96]),
+    ("Isaac-Cartpole-Camera", "newton_mjwarp,depth", [2, 96, 96]),
+]
+
+
+@pytest.mark.parametrize(("task", "presets", "shape"), CAMERA_RUNS)
+def test_upstream_camera_task_steps_on_offline_assets(asset_root, task, presets, shape):
+    """The cartpole camera task builds with 4 CPU envs, renders through Newton's camera and stays finite."""
+    result = subprocess.run(
+        [sys.executable, str(RUNNER), task, "5", "4", presets],
+        env=_env(asset_root),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report == {"manager": "NewtonMJWarpManager", "obs_shape": [4, *shape], "finite": True, "steps": 5}
+
+
 def test_random_agent_script_runs_upstream_task(asset_root):
     """scripts/environments/random_agent.py runs an isaaclab_tasks task on the offline assets (docs/assets.md)."""
     script = REPO / "scripts" / "environments" / "random_agent.py"

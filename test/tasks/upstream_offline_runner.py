@@ -2,8 +2,8 @@
 
 ``ISAACSIM_ASSET_ROOT`` must be set before this runs: Isaac Lab resolves its asset root at import.
 
-Usage: ``python upstream_offline_runner.py TASK STEPS NUM_ENVS PRESET`` prints one JSON line with the manager's
-name, the observation shape and whether every observation stayed finite.
+Usage: ``python upstream_offline_runner.py TASK STEPS NUM_ENVS PRESETS`` (comma-separated presets) prints one JSON
+line with the manager's name, the observation shape and whether every observation stayed finite.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import json
 import sys
 
 
-def run(task: str, steps: int, num_envs: int, preset: str) -> dict:
-    """Build ``task`` under the physics preset ``preset`` on CPU and step it with uniform random actions."""
+def run(task: str, steps: int, num_envs: int, presets: str) -> dict:
+    """Build ``task`` under the comma-separated ``presets`` on CPU and step it with uniform random actions."""
     import gymnasium as gym
     import isaaclab_tasks  # noqa: F401  (registers the tasks)
     import torch
@@ -21,7 +21,7 @@ def run(task: str, steps: int, num_envs: int, preset: str) -> dict:
     from isaaclab_tasks.utils.hydra import resolve_presets
     from isaaclab_tasks.utils.parse_cfg import load_cfg_from_registry
 
-    cfg = resolve_presets(load_cfg_from_registry(task, "env_cfg_entry_point"), (preset,))
+    cfg = resolve_presets(load_cfg_from_registry(task, "env_cfg_entry_point"), tuple(presets.split(",")))
     cfg.scene.num_envs = num_envs
     cfg.sim.device = "cpu"
     env = gym.make(task, cfg=cfg)
@@ -40,5 +40,5 @@ def run(task: str, steps: int, num_envs: int, preset: str) -> dict:
 
 
 if __name__ == "__main__":
-    task, steps, num_envs, preset = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-    print(json.dumps(run(task, steps, num_envs, preset)))
+    task, steps, num_envs, presets = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    print(json.dumps(run(task, steps, num_envs, presets)))

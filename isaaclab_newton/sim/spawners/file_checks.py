@@ -6,10 +6,13 @@ import re
 import xml.etree.ElementTree as ET
 
 _QUOTED = re.compile(r"""['"]([^'"]+)['"]""")
+_ROOTS = {"urdf": ("robot", "UrdfFileCfg"), "mjcf": ("mujoco", "MjcfFileCfg")}
+"""Per file format: the root element its files have and the spawner cfg that imports them."""
 
 
 def check_xml_file(path: str, *, file_format: str, field: str) -> None:
-    """Parse an MJCF/URDF file and raise naming the file, line and column when it is not well-formed XML.
+    """Parse an MJCF/URDF file; raise naming the file and line when it is not well-formed XML, or the format it
+    holds and the cfg to use when its root element is the other format's (``<robot>``: URDF, ``<mujoco>``: MJCF).
 
     Args:
         path: The file.
@@ -17,16 +20,29 @@ def check_xml_file(path: str, *, file_format: str, field: str) -> None:
         field: The setting that named the file, e.g. ``"MjcfFileCfg.asset_path"``.
 
     Raises:
-        ValueError: If the XML does not parse.
+        ValueError: If the XML does not parse or is not a ``file_format`` file.
     """
     try:
-        ET.parse(path)
+        root = ET.parse(path).getroot().tag
     except ET.ParseError as exc:
         line, column = exc.position
         raise ValueError(
             f"{field} {path!r} is not well-formed {file_format.upper()} XML: {exc} (line {line}, column"
             f" {column + 1}). Fix the XML at that position."
         ) from exc
+    expected, _ = _ROOTS[file_format]
+    if root == expected:
+        return
+    for other, (other_root, other_cfg) in _ROOTS.items():
+        if root == other_root:
+            raise ValueError(
+                f"{field} {path!r} holds {other.upper()} (root element <{root}>), not {file_format.upper()};"
+                f" spawn it with {other_cfg}(asset_path={path!r}, ...)."
+            )
+    raise ValueError(
+        f"{field} {path!r} has the root element <{root}>, which is neither URDF (<robot>) nor MJCF (<mujoco>);"
+        " give MjcfFileCfg a MuJoCo XML file, UrdfFileCfg a URDF file, NewtonUsdFileCfg a USD file."
+    )
 
 
 def describe_import_error(path: str, *, file_format: str, field: str, error: Exception) -> ValueError:

@@ -4,7 +4,10 @@
     --device cpu --video
 """
 
-from isaaclab_contrib.rl.play import main
+from isaaclab_contrib.rl.cli import parse_play_args
 
 if __name__ == "__main__":
-    main()
+    args, placement = parse_play_args()  # refuses bad arguments before torch, Warp and Newton are imported
+    from isaaclab_contrib.rl.play import play
+
+    play(args, placement)

@@ -1,0 +1,166 @@
+"""Time from a fresh interpreter to the first env step, per task and device, warm and cold Warp kernel cache.
+
+Each start runs in its own process and is split into:
+
+* ``imports``: torch, Warp, Newton, Isaac Lab core and the task's config modules, and the config itself;
+* ``kernels``: Warp module loads (compiled on a cold cache, loaded from the cache on a warm one), wherever they
+  happen (scene build, finalize, first step);
+* ``finalize``: ``newton.ModelBuilder.finalize`` (without the kernels it loads);
+* ``capture``: CUDA / Warp-CPU graph captures (``wp.capture_begin`` .. ``wp.capture_end``, without kernels);
+* ``scene+step``: the rest of ``gym.make`` (scene, cloning, solver set-up), ``env.reset()`` and the first
+  ``env.step()``.
+
+A warm start first fills the cache with one unmeasured start; a cold one points ``WARP_CACHE_PATH`` at an empty
+folder. Prints a Markdown table (and ``--out`` writes the rows as JSON)::
+
+    ./isaaclab.sh -p scripts/benchmarks/benchmark_startup.py --device cpu --num_envs 16
+    ./isaaclab.sh -p scripts/benchmarks/benchmark_startup.py --device cuda:0 --num_envs 1024 --cold --out s.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from isaaclab_contrib.script_args import device_arg, our_task_ids, positive_int
+
+PHASES = ("imports", "kernels", "finalize", "capture", "scene+step")
+
+
+def _child(task: str, device: str, num_envs: int) -> dict:
+    """One measured start in this process; returns the phases [s], compiled-module count and total."""
+    start = time.perf_counter()
+    import gymnasium as gym
+    import newton
+    import torch
+    import warp as wp
+
+    import isaaclab_contrib.tasks  # noqa: F401
+    from isaaclab_contrib.console import held_prints
+    from isaaclab_contrib.tasks.registry import load_env_cfg
+
+    cfg = load_env_cfg(task)
+    cfg.scene.num_envs = num_envs
+    cfg.sim.device = device
+    cfg.seed = 0
+    imported = time.perf_counter()
+
+    kernel = {"s": 0.0, "compiled": 0}
+
+    class LoadClock:
+        def debug(self, message):
+            pass
+
+        def info(self, message):
+            if message.startswith("Module ") and " took " in message:
+                kernel["s"] += float(message.rsplit(" took ", 1)[1].split(" ms", 1)[0]) / 1000.0
+                kernel["compiled"] += message.rstrip().endswith("(compiled)")
+
+        def warning(self, message, category=None, stacklevel=1):
+            pass
+
+        def error(self, message):
+            print(message, file=sys.stderr)
+
+    wp.config.log_level = wp.LOG_INFO
+    wp.set_logger(LoadClock())
+    spans = {"finalize": 0.0, "capture": 0.0}
+
+    def timed(key, fn):
+        def wrapper(*args, **kwargs):
+            t, k = time.perf_counter(), kernel["s"]
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spans[key] += time.perf_counter() - t - (kernel["s"] - k)
+
+        return wrapper
+
+    newton.ModelBuilder.finalize = timed("finalize", newton.ModelBuilder.finalize)
+    begin, end = wp.capture_begin, wp.capture_end
+    capture_start = {}
+
+    def capture_begin(*args, **kwargs):
+        capture_start["t"], capture_start["k"] = time.perf_counter(), kernel["s"]
+        return begin(*args, **kwargs)
+
+    def capture_end(*args, **kwargs):
+        graph = end(*args, **kwargs)
+        spans["capture"] += time.perf_counter() - capture_start["t"] - (kernel["s"] - capture_start["k"])
+        return graph
+
+    wp.capture_begin, wp.capture_end = capture_begin, capture_end
+    with held_prints(verbose=False):
+        env = gym.make(task, cfg=cfg)
+    unwrapped = env.unwrapped
+    env.reset()
+    actions = torch.zeros((unwrapped.num_envs, *unwrapped.single_action_space.shape), device=unwrapped.device)
+    env.step(actions)
+    wp.synchronize()
+    stepped = time.perf_counter()
+    env.close()
+    phases = {
+        "imports": imported - start,
+        "kernels": kernel["s"],
+        "finalize": spans["finalize"],
+        "capture": spans["capture"],
+    }
+    phases["scene+step"] = stepped - imported - phases["kernels"] - phases["finalize"] - phases["capture"]
+    return {"phases": phases, "compiled_modules": kernel["compiled"], "total_s": stepped - start}
+
+
+def _measure(task: str, device: str, num_envs: int, *, cache: str | None) -> dict:
+    env = dict(os.environ)
+    if cache is not None:
+        env["WARP_CACHE_PATH"] = cache
+    argv = [sys.executable, os.path.abspath(__file__), "--child", task, "--device", device, "--num_envs", str(num_envs)]
+    started = time.perf_counter()
+    result = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    wall = time.perf_counter() - started
+    if result.returncode != 0:
+        raise SystemExit(f"{task} on {device} failed:\n{result.stderr[-3000:]}")
+    row = json.loads(result.stdout.strip().splitlines()[-1])
+    row.update(task=task, device=device, num_envs=num_envs, process_s=wall)
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--device", type=device_arg, default="cpu", help="cpu or cuda:<index>.")
+    parser.add_argument("--num_envs", type=positive_int, default=16, help="Environments per task.")
+    parser.add_argument("--tasks", nargs="*", default=None, help="Task ids (default: every task we register).")
+    parser.add_argument("--cold", action="store_true", help="Also time a start on an empty Warp kernel cache.")
+    parser.add_argument("--out", default=None, help="Write the rows as JSON here.")
+    parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(_child(args.child, args.device, args.num_envs)))
+        return
+    rows = []
+    for task in args.tasks or our_task_ids():
+        if args.cold:
+            with tempfile.TemporaryDirectory(prefix="warp-cold-") as cache:
+                rows.append({**_measure(task, args.device, args.num_envs, cache=cache), "cache": "cold"})
+        _measure(task, args.device, args.num_envs, cache=None)  # fills the shared cache
+        rows.append({**_measure(task, args.device, args.num_envs, cache=None), "cache": "warm"})
+        print(f"[INFO] {task}: done", file=sys.stderr, flush=True)
+    print(f"| task | device | envs | cache | {' | '.join(PHASES)} | first step [s] | modules compiled |")
+    print("|---|---|---:|---|" + "---:|" * (len(PHASES) + 2))
+    for row in rows:
+        cells = " | ".join(f"{row['phases'][phase]:.1f}" for phase in PHASES)
+        print(
+            f"| {row['task']} | {row['device']} | {row['num_envs']} | {row['cache']} | {cells}"
+            f" | {row['total_s']:.1f} | {row['compiled_modules']} |"
+        )
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""The runnable snippets of README.md and docs/*.md run as written (CPU, small sizes); GPU ones need CUDA.
+
+How to mark a snippet: give its fenced block the info string ``python run`` or ``bash run`` (``python run gpu`` /
+``bash run gpu`` for one that needs a CUDA device; skipped on machines without one). Unmarked blocks (```python,
+```bash, ```text) are not run. A ``python run`` block runs as one file in a fresh interpreter, in the repository
+root. A ``bash run`` block runs command by command (``\\``-continued lines joined, ``#`` comments dropped) with
+``./isaaclab.sh`` using the interpreter running this test. To keep CI small, the test appends ``--max_iterations 2``
+to ``train.py`` commands and ``--steps 20`` to ``zero_agent.py``, ``random_agent.py`` and ``play.py`` commands
+(argparse keeps the last value); everything else runs exactly as written.
+
+Rules every page keeps (also checked here): links and paths point inside this repository.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from isaaclab_contrib.script_args import cuda_device_count
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+_FENCE = re.compile(r"^```(?P<info>[^\n`]*)\n(?P<body>.*?)^```\s*$", re.MULTILINE | re.DOTALL)
+_LINK = re.compile(r"\]\((?P<target>[^)\s#]+)(?:#[^)]*)?\)")
+_PARENT_PATH = re.compile(r"(?<![\w.])(?:\.\./)+[\w./-]+")
+_SMALL = {
+    "train.py": ["--max_iterations", "2"],
+    "zero_agent.py": ["--steps", "20"],
+    "random_agent.py": ["--steps", "20"],
+    "play.py": ["--steps", "20"],
+}
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """One marked block: its page and line, language (``python`` / ``bash``), whether it needs CUDA, its text."""
+
+    page: Path
+    line: int
+    language: str
+    gpu: bool
+    text: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.page.relative_to(ROOT)}:{self.line}"
+
+
+def runnable_snippets() -> list[Snippet]:
+    """Every block marked ``python run`` / ``bash run`` (optionally ``gpu``) in README.md and docs/*.md."""
+    snippets = []
+    for page in PAGES:
+        source = page.read_text(encoding="utf-8")
+        for match in _FENCE.finditer(source):
+            words = match.group("info").split()
+            if len(words) >= 2 and words[0] in ("python", "bash") and words[1] == "run":
+                line = source.count("\n", 0, match.start()) + 1
+                snippets.append(Snippet(page, line, words[0], "gpu" in words[2:], match.group("body")))
+    return snippets
+
+
+def shell_commands(text: str) -> list[str]:
+    """The commands of a bash block: continuation lines joined, comments and blank lines dropped."""
+    commands, current = [], ""
+    for raw in text.splitlines():
+        line = raw.split(" #", 1)[0].rstrip() if not raw.lstrip().startswith("#") else ""
+        if not line and not current:
+            continue
+        if line.endswith("\\"):
+            current += line[:-1] + " "
+            continue
+        commands.append((current + line).strip())
+        current = ""
+    return [command for command in commands if command]
+
+
+def small(command: str) -> str:
+    """``command`` with the CI-size arguments appended when it runs one of the scripts in ``_SMALL``."""
+    words = shlex.split(command)
+    for script, extra in _SMALL.items():
+        if any(word.endswith("/" + script) for word in words):
+            return command + " " + shlex.join(extra)
+    return command
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ, ISAACLAB_NEWTON_VENV=str(Path(sys.executable).parents[1]))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+    return env
+
+
+SNIPPETS = runnable_snippets()
+
+
+def test_snippets_are_marked():
+    """README.md's quickstart and simulation snippets are among the marked ones (the marker is in use)."""
+    assert {s.page.name for s in SNIPPETS} >= {"README.md"}
+
+
+@pytest.mark.parametrize("snippet", SNIPPETS, ids=[s.name for s in SNIPPETS])
+def test_snippet_runs(snippet: Snippet, tmp_path):
+    """The marked snippet exits with status 0 (python: as one file; bash: each command in turn)."""
+    if snippet.gpu and not cuda_device_count():
+        pytest.skip("needs a CUDA device")
+    if snippet.language == "python":
+        path = tmp_path / "snippet.py"
+        path.write_text(snippet.text, encoding="utf-8")
+        runs = [[sys.executable, str(path)]]
+    else:
+        runs = [["bash", "-c", small(command)] for command in shell_commands(snippet.text)]
+    for argv in runs:
+        result = subprocess.run(argv, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=900, check=False)
+        assert result.returncode == 0, f"{snippet.name}: {argv[-1]}\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
+def test_links_stay_inside_the_repository(page: Path):
+    """Every relative link of the page names a file or folder of this repository."""
+    for match in _LINK.finditer(page.read_text(encoding="utf-8")):
+        target = match.group("target")
+        if re.match(r"[a-z]+:", target):
+            continue
+        resolved = (page.parent / target).resolve()
+        assert resolved.is_relative_to(ROOT) and resolved.exists(), f"{page.name}: link {target} leaves the repo"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
+def test_paths_stay_inside_the_repository(page: Path):
+    """No ``../`` path in the page's text (links, commands) leads out of this repository."""
+    for path in _PARENT_PATH.findall(page.read_text(encoding="utf-8")):
+        resolved = (page.parent / path.rstrip(".")).resolve()
+        assert resolved.is_relative_to(ROOT) and resolved.exists(), f"{page.name}: {path} is not in this repository"
