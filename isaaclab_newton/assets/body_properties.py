@@ -21,8 +21,8 @@ class BodyPropertyWrites:
     (pos [m], quat xyzw) in the body frame (N, B, 7); inertias [kg m^2] about the CoM in the world frame,
     flattened 3x3 (N, B, 9), the frame :attr:`body_inertia` reads.
 
-    Needs ``self._binding.body_indices`` (N, B), ``self._data`` (a ``NewtonBodyDataMixin``), ``self._index_tensor``,
-    ``self._bool_tensor``, ``self._checked``, ``self._all_envs`` and ``self._all_bodies`` (see ``NewtonAssetBase``).
+    Needs ``self._binding.body_indices`` (N, B), ``self._data`` (a ``NewtonBodyDataMixin``), ``self._env_index``,
+    ``self._body_index``, ``self._bool_tensor``, ``self._checked``, ``self._all_envs`` and ``self._all_bodies`` (see ``NewtonAssetBase``).
     """
 
     # -- masses ----------------------------------------------------------------------------------------
@@ -111,7 +111,7 @@ class BodyPropertyWrites:
     def _body_rows(self, env_ids: Ids, body_ids: Ids, env_mask, body_mask):
         """(env rows, body columns, element selection or ``None``) of a body property write."""
         if env_mask is None and body_mask is None:
-            return self._index_tensor(env_ids, self._all_envs), self._index_tensor(body_ids, self._all_bodies), None
+            return self._env_index.resolve_torch(env_ids), self._body_index.resolve_torch(body_ids), None
         rows, cols = self._all_envs, self._all_bodies
         envs = torch.ones(rows.shape[0], dtype=torch.bool, device=self.device)
         bodies = torch.ones(cols.shape[0], dtype=torch.bool, device=self.device)
