@@ -22,8 +22,9 @@ class BodyPropertyWrites:
     flattened 3x3 (N, B, 9), the frame :attr:`body_inertia` reads.
 
     Needs ``self._binding.body_indices`` (N, B), ``self._data`` (a ``NewtonBodyDataMixin``), ``self._env_index``,
-    ``self._body_index``, ``self._bool_tensor``, ``self._checked``, ``self._all_envs`` and ``self._all_bodies`` (see ``NewtonAssetBase``).
-    """
+    ``self._body_index``, ``self._bool_tensor``, ``self._checked``, ``self._all_envs`` and ``self._all_bodies`` (see
+    ``NewtonAssetBase``).
+    
 
     # -- masses ----------------------------------------------------------------------------------------
 
