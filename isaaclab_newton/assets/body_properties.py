@@ -24,7 +24,7 @@ class BodyPropertyWrites:
     Needs ``self._binding.body_indices`` (N, B), ``self._data`` (a ``NewtonBodyDataMixin``), ``self._env_index``,
     ``self._body_index``, ``self._bool_tensor``, ``self._checked``, ``self._all_envs`` and ``self._all_bodies`` (see
     ``NewtonAssetBase``).
-    
+    """
 
     # -- masses ----------------------------------------------------------------------------------------
 
