@@ -127,6 +127,8 @@ def check_task(task: str, *, upstream: bool = False, agent: str | None = None) -
     """
     import gymnasium as gym
 
+    if upstream and task in upstream_task_ids():
+        return  # answered before our registry is imported: gymnasium refuses both registries in one process
     ours = our_task_ids()
     if task in ours:
         if agent is not None and f"{agent}_cfg_entry_point" not in gym.registry[task].kwargs:
@@ -135,8 +137,6 @@ def check_task(task: str, *, upstream: bool = False, agent: str | None = None) -
                 f"Task {task!r} registers no {agent} agent cfg ({agent}_cfg_entry_point), so it cannot be trained or"
                 f" played here; tasks that have one: {trainable}."
             )
-        return
-    if upstream and task in upstream_task_ids():
         return
     hint = f" (did you mean {task}-v0?)" if f"{task}-v0" in ours else ""
     also = " This script also runs isaaclab_tasks' ids (e.g. Isaac-Cartpole-Direct)." if upstream else ""

@@ -65,6 +65,20 @@ def test_upstream_task_ids_are_read_without_importing_isaaclab_tasks():
     script_args.check_task("Isaac-Cartpole-Direct", upstream=True)
 
 
+def test_upstream_task_checked_then_loaded_in_one_process():
+    """train.py's early check of an upstream id leaves isaaclab_tasks importable (no clash with our -v0 ids)."""
+    code = (
+        "from isaaclab_contrib.rl.cli import parse_train_args\n"
+        "from isaaclab_contrib.rl.session import load_task_cfgs\n"
+        "args, _ = parse_train_args(['--task', 'Isaac-Cartpole-Camera-Direct', '--device', 'cpu'])\n"
+        "env_cfg, agent_cfg = load_task_cfgs(args.task, args.presets)\n"
+        "print(type(env_cfg).__name__, agent_cfg.num_steps_per_env)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "CartpoleCameraEnvCfg" in result.stdout
+
+
 def test_task_without_agent_names_the_tasks_that_train():
     """A task without rsl_rl_cfg_entry_point is refused for training, naming the trainable tasks."""
     with pytest.raises(SystemExit, match=r"registers no rsl_rl agent cfg.*Isaac-Cartpole-Direct-v0"):
