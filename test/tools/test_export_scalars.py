@@ -33,7 +33,8 @@ def run_dir(tmp_path: Path) -> Path:
 def test_prefix_tags_written_per_iteration_with_threshold(export_main, run_dir, capsys):
     """A tag prefix selects its tags; rows hold the values per iteration; the threshold names the first iteration."""
     export_main([str(run_dir), "--tags", "Episode_Reward/", "--threshold", "1.2"])
-    rows = list(csv.DictReader(open(run_dir / "scalars.csv")))
+    with open(run_dir / "scalars.csv") as f:
+        rows = list(csv.DictReader(f))
     assert [r["iteration"] for r in rows] == ["0", "1", "2"]
     assert list(rows[0]) == ["iteration", "Episode_Reward/track_lin_vel_xy_exp"]
     assert float(rows[2]["Episode_Reward/track_lin_vel_xy_exp"]) == pytest.approx(1.4)
