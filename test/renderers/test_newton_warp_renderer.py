@@ -14,6 +14,7 @@ CUBE = 0.6  # edge [m]
 CAM_X = -6.0  # fixed camera, env frame [m]
 WALL_X, WALL_T = 4.0, 0.1  # wall centre and thickness [m]
 MOUNT = 0.35  # body-mounted camera ahead of the cube centre [m]
+RED = (1.0, 0.0, 0.0)  # the cube's authored diffuse colour
 
 
 @pytest.fixture(scope="module")
@@ -30,13 +31,15 @@ def camera_scene():
     from isaaclab_newton.physics import NewtonCfg
     from isaaclab_newton.renderers import NewtonWarpRendererCfg
 
-    def box(size, pos):
+    def box(size, pos, color=None):
+        material = sim_utils.PreviewSurfaceCfg(diffuse_color=color) if color is not None else None
         return RigidObjectCfg(
             spawn=sim_utils.CuboidCfg(
                 size=size,
                 rigid_props=[UsdPhysicsRigidBodyCfg()],
                 mass_props=[MassCfg(mass=1.0)],
                 collision_props=[UsdPhysicsCollisionCfg()],
+                visual_material=material,
             ),
             init_state=RigidObjectCfg.InitialStateCfg(pos=pos),
         )
@@ -54,7 +57,7 @@ def camera_scene():
 
     @configclass
     class SceneCfg(InteractiveSceneCfg):
-        cube = box((CUBE, CUBE, CUBE), (0.0, 0.0, 1.0)).replace(prim_path="{ENV_REGEX_NS}/Cube")
+        cube = box((CUBE, CUBE, CUBE), (0.0, 0.0, 1.0), RED).replace(prim_path="{ENV_REGEX_NS}/Cube")
         wall = box((WALL_T, 40.0, 40.0), (WALL_X, 0.0, 1.0)).replace(prim_path="{ENV_REGEX_NS}/Wall")
         cam = camera(
             "{ENV_REGEX_NS}/Cam",
@@ -120,6 +123,17 @@ def test_cube_covers_the_pixels_the_pinhole_model_predicts(camera_scene):
     for covered in (cols, rows):
         assert abs(covered.min() - (math.ceil(lo - 0.5))) <= 1
         assert abs(covered.max() - (math.floor(hi - 0.5))) <= 1
+
+
+def test_cube_authored_red_renders_red(camera_scene):
+    """The cube's UsdPreviewSurface diffuse colour (red) reaches Newton's shape colour: its pixels are red."""
+    _, scene = camera_scene
+    out = scene["cam"].data.output
+    ids = out["instance_segmentation"].torch[0, ..., 0].numpy()
+    rgb = out["rgb"].torch[0].numpy().astype(np.int32)[ids == _shape_of(scene, "cube", 0)]
+    assert rgb.shape[0] > 0
+    red, green, blue = rgb[:, 0], rgb[:, 1], rgb[:, 2]
+    assert np.all(red > 40) and np.all(red > 4 * np.maximum(green, blue) + 10)
 
 
 def test_depth_of_the_wall_reads_its_distance(camera_scene):
