@@ -20,6 +20,7 @@ from newton.sensors import SensorCamera
 
 from ..physics.newton_manager import NewtonManager
 from ..sim.views import NewtonSiteFrameView, site_kernels
+from .semantic_labels import semantic_from_shape_index, semantic_table, shape_semantic_ids
 
 if TYPE_CHECKING:
     from isaaclab.renderers import CameraRenderSpec
@@ -71,6 +72,8 @@ class NewtonCameraRenderData:
     """Core's output buffers by data type."""
     images: dict[str, wp.array] | None = None
     """Newton's image arguments, views of :attr:`outputs`."""
+    semantic: tuple[wp.array, int, dict] | None = None
+    """Per-shape semantic values, background value and ``idToLabels`` info (with ``semantic_segmentation``)."""
 
 
 class NewtonWarpRenderer(BaseRenderer):
@@ -117,7 +120,14 @@ class NewtonWarpRenderer(BaseRenderer):
         sensor = SensorCamera(model, default_clear_data=clear, default_render_config=render_config)
         sensor.create_default_light(enable_shadows=bool(self.cfg.enable_shadows))
         transforms = wp.zeros(sites.count, dtype=wp.transformf, device=spec.device)
-        return NewtonCameraRenderData(spec=spec, sensor=sensor, sites=sites, transforms=transforms, far=far)
+        data = NewtonCameraRenderData(spec=spec, sensor=sensor, sites=sites, transforms=transforms, far=far)
+        if "semantic_segmentation" in cfg.data_types:
+            from isaaclab.sim.utils.stage import get_current_stage
+
+            ids, labels = shape_semantic_ids(model, get_current_stage(), NewtonManager.get_scene_index())
+            colorize = bool(self.cfg.colorize_semantic_segmentation)
+            data.semantic = semantic_table(ids, labels, colorize=colorize, device=spec.device)
+        return data
 
     def set_outputs(self, render_data: NewtonCameraRenderData, output_data: dict[str, Any]) -> None:
         """Bind core's output buffers to Newton's image arguments (zero-copy views where the layout matches)."""
@@ -139,6 +149,8 @@ class NewtonWarpRenderer(BaseRenderer):
             kwargs["normal_image"] = _view(outputs["normals"], wp.vec3f, (n, h, w))
         if "instance_segmentation" in outputs:
             kwargs["shape_index_image"] = _view(outputs["instance_segmentation"], wp.uint32, (n, h, w))
+        elif "semantic_segmentation" in outputs:  # semantic classes are looked up from the shape index
+            kwargs["shape_index_image"] = wp.empty((n, h, w), dtype=wp.uint32, device=render_data.spec.device)
         render_data.outputs = outputs
         render_data.images = kwargs
 
@@ -222,9 +234,22 @@ class NewtonWarpRenderer(BaseRenderer):
                 wp.launch(_clip_depth, dim=images[key].shape, inputs=[images[key], far, value], device=device)
         if "depth" in outputs and "distance_to_image_plane" in outputs:
             wp.copy(outputs["distance_to_image_plane"], outputs["depth"])
+        if render_data.semantic is not None:
+            table, background, _ = render_data.semantic
+            shape_index = images["shape_index_image"]
+            out = _view(outputs["semantic_segmentation"], wp.uint32, shape_index.shape)
+            wp.launch(
+                semantic_from_shape_index,
+                dim=shape_index.shape,
+                inputs=[shape_index, table, wp.uint32(background)],
+                outputs=[out],
+                device=device,
+            )
 
     def read_output(self, render_data: NewtonCameraRenderData, camera_data) -> None:
-        """Nothing to copy: :meth:`render` wrote straight into the camera's buffers."""
+        """Nothing to copy (:meth:`render` wrote straight into the camera's buffers); semantic labels into ``info``."""
+        if render_data.semantic is not None:
+            camera_data.info["semantic_segmentation"] = render_data.semantic[2]
 
     def cleanup(self, render_data: NewtonCameraRenderData | None) -> None:
         """Drop the camera's Newton sensor and buffers."""
@@ -244,6 +269,11 @@ def _check_options(cfg) -> None:
         )
     if cfg.isp_cfg is not None:
         raise ValueError("NewtonWarpRenderer has no image signal processor; set CameraCfg.isp_cfg=None.")
+    if "semantic_segmentation" in cfg.data_types and cfg.semantic_filter != "*:*":
+        raise ValueError(
+            f"NewtonWarpRenderer segments every semantic label; CameraCfg.semantic_filter={cfg.semantic_filter!r} is"
+            " not supported. Keep the default '*:*'."
+        )
 
 
 def _view(array: wp.array, dtype, shape: tuple[int, ...]) -> wp.array:

@@ -31,7 +31,7 @@ def camera_scene():
     from isaaclab_newton.physics import NewtonCfg
     from isaaclab_newton.renderers import NewtonWarpRendererCfg
 
-    def box(size, pos, color=None):
+    def box(size, pos, color=None, tags=None):
         material = sim_utils.PreviewSurfaceCfg(diffuse_color=color) if color is not None else None
         return RigidObjectCfg(
             spawn=sim_utils.CuboidCfg(
@@ -40,6 +40,7 @@ def camera_scene():
                 mass_props=[MassCfg(mass=1.0)],
                 collision_props=[UsdPhysicsCollisionCfg()],
                 visual_material=material,
+                semantic_tags=tags,
             ),
             init_state=RigidObjectCfg.InitialStateCfg(pos=pos),
         )
@@ -57,12 +58,21 @@ def camera_scene():
 
     @configclass
     class SceneCfg(InteractiveSceneCfg):
-        cube = box((CUBE, CUBE, CUBE), (0.0, 0.0, 1.0), RED).replace(prim_path="{ENV_REGEX_NS}/Cube")
+        cube = box((CUBE, CUBE, CUBE), (0.0, 0.0, 1.0), RED, [("class", "cube")]).replace(
+            prim_path="{ENV_REGEX_NS}/Cube"
+        )
         wall = box((WALL_T, 40.0, 40.0), (WALL_X, 0.0, 1.0)).replace(prim_path="{ENV_REGEX_NS}/Wall")
         cam = camera(
             "{ENV_REGEX_NS}/Cam",
             (CAM_X, 0.0, 1.0),
-            data_types=["rgb", "depth", "distance_to_camera", "normals", "instance_segmentation"],
+            data_types=[
+                "rgb",
+                "depth",
+                "distance_to_camera",
+                "normals",
+                "instance_segmentation",
+                "semantic_segmentation",
+            ],
         )
         mounted = camera(
             "{ENV_REGEX_NS}/Cube/Cam", (MOUNT, 0.0, 0.0), data_types=["depth"], update_latest_camera_pose=True
@@ -106,6 +116,7 @@ def test_outputs_have_core_shapes_and_dtypes(camera_scene):
         "distance_to_camera": (1, torch.float32),
         "normals": (3, torch.float32),
         "instance_segmentation": (1, torch.int32),
+        "semantic_segmentation": (4, torch.uint8),
     }
     for name, (channels, dtype) in expected.items():
         assert tuple(out[name].torch.shape) == (2, H, W, channels), name
@@ -134,6 +145,19 @@ def test_cube_authored_red_renders_red(camera_scene):
     assert rgb.shape[0] > 0
     red, green, blue = rgb[:, 0], rgb[:, 1], rgb[:, 2]
     assert np.all(red > 40) and np.all(red > 4 * np.maximum(green, blue) + 10)
+
+
+def test_semantic_segmentation_colours_the_labelled_cube_in_every_env(camera_scene):
+    """The cube's class label colours its pixels in both envs (env 1 a clone); the unlabelled wall reads UNLABELLED."""
+    _, scene = camera_scene
+    out, info = scene["cam"].data.output, scene["cam"].data.info["semantic_segmentation"]["idToLabels"]
+    for env in range(2):
+        ids = out["instance_segmentation"].torch[env, ..., 0].numpy()
+        colors = out["semantic_segmentation"].torch[env].numpy()
+        on_cube = {tuple(int(c) for c in px) for px in colors[ids == _shape_of(scene, "cube", env)]}
+        on_wall = {tuple(int(c) for c in px) for px in colors[ids == _shape_of(scene, "wall", env)]}
+        assert len(on_cube) == 1 and info[on_cube.pop()] == {"class": "cube"}
+        assert on_wall == {(0, 0, 0, 255)} and info[(0, 0, 0, 255)] == {"class": "UNLABELLED"}
 
 
 def test_depth_of_the_wall_reads_its_distance(camera_scene):
