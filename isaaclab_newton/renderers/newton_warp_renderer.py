@@ -37,26 +37,6 @@ def _clip_depth(depth: wp.array3d(dtype=wp.float32), far: float, value: float):
         depth[v, y, x] = value
 
 
-@wp.kernel
-def _set_offsets_from_world_convention(
-    body_q: wp.array(dtype=wp.transformf),
-    bodies: wp.array(dtype=wp.int32),
-    origins: wp.array(dtype=wp.transformf),
-    pos_w: wp.array(dtype=wp.vec3f),
-    quat_w_world: wp.array(dtype=wp.quatf),
-    offsets: wp.array(dtype=wp.transformf),
-):
-    """Site offsets of camera poses given in core's world convention (forward +X, up +Z).
-
-    Newton's camera looks along -Z with +Y up (OpenGL); core's world-convention orientation is the OpenGL one
-    times (-0.5, 0.5, 0.5, 0.5) (x, y, z, w), undone here.
-    """
-    i = wp.tid()
-    gl = quat_w_world[i] * wp.quatf(0.5, -0.5, -0.5, 0.5)
-    parent = site_kernels.site_parent(body_q, bodies, origins, i)
-    offsets[i] = wp.transform_inverse(parent) * wp.transformf(pos_w[i], gl)
-
-
 @dataclass
 class NewtonCameraRenderData:
     """Renderer-owned state of one camera sensor (one view per environment)."""
@@ -161,26 +141,16 @@ class NewtonWarpRenderer(BaseRenderer):
         """Nothing to sync: Newton's camera syncs deformable surfaces from the state when it renders."""
 
     def update_camera(self, render_data: NewtonCameraRenderData, positions, orientations, intrinsics) -> None:
-        """Take the camera's world poses as site offsets (so body-mounted cameras keep following their bodies).
+        """Build the pinhole rays from ``intrinsics`` on the first call (at camera initialization).
 
-        The first call (at camera initialization) also builds the pinhole rays from ``intrinsics``.
+        The views' poses are the sites' (:class:`~isaaclab_newton.sim.views.NewtonSiteFrameView`): core's
+        ``set_world_poses`` writes them through the view, and :meth:`render` places each view at its body or
+        environment origin times its site offset. Core's pose buffers are not read back: with
+        ``update_latest_camera_pose=False`` they keep the poses of the last reset, which are stale for
+        body-mounted cameras.
         """
         if render_data.rays is None:
             self._build_rays(render_data, intrinsics.warp)
-        sites = render_data.sites
-        wp.launch(
-            _set_offsets_from_world_convention,
-            dim=sites.count,
-            inputs=[
-                NewtonManager.get_state_0().body_q,
-                sites.parent_bodies,
-                sites.parent_origins,
-                positions.warp,
-                orientations.warp,
-            ],
-            outputs=[sites.offsets],
-            device=render_data.spec.device,
-        )
 
     def update_camera_intrinsics(
         self, render_data: NewtonCameraRenderData, intrinsics: wp.array, parameters: wp.array

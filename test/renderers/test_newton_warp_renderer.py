@@ -77,6 +77,7 @@ def camera_scene():
         mounted = camera(
             "{ENV_REGEX_NS}/Cube/Cam", (MOUNT, 0.0, 0.0), data_types=["depth"], update_latest_camera_pose=True
         )
+        mounted_lazy = camera("{ENV_REGEX_NS}/Cube/LazyCam", (MOUNT, 0.0, 0.0), data_types=["depth"])
 
     SimulationContext.clear_instance()
     sim = SimulationContext(SimulationCfg(dt=1 / 120, device="cpu", gravity=(0.0, 0.0, 0.0), physics=NewtonCfg()))
@@ -221,6 +222,23 @@ def test_body_mounted_camera_moves_with_its_body(camera_scene):
     np.testing.assert_allclose(after, [before - 1.0, before], atol=1e-3)
     pos = mounted.data.pos_w.torch.numpy()
     np.testing.assert_allclose(pos[0], cube.data.root_pos_w.torch[0].numpy() + [MOUNT, 0.0, 0.0], atol=1e-4)
+
+
+def test_mounted_camera_follows_its_body_across_another_envs_reset(camera_scene):
+    """A mounted camera with stale pose buffers (update_latest_camera_pose=False) keeps its mount when env 1 resets."""
+    import torch
+
+    sim, scene = camera_scene
+    cube, lazy = scene["cube"], scene["mounted_lazy"]
+    before = lazy.data.output["depth"].torch[0, H // 2, W // 2, 0].item()
+    pose = cube.data.root_pose_w.torch.clone()
+    pose[0, 0] -= 0.5
+    cube.write_root_pose_to_sim_index(root_pose=pose[:1], env_ids=torch.tensor([0]))
+    _step(sim, scene)
+    lazy.reset(env_ids=[1])
+    _step(sim, scene)
+    depth = lazy.data.output["depth"].torch[0, H // 2, W // 2, 0].item()
+    np.testing.assert_allclose(depth, before + 0.5, atol=1e-3)
 
 
 def test_fisheye_camera_is_rejected_by_name(make_sim):
