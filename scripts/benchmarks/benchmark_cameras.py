@@ -88,6 +88,18 @@ def _sync(device: str) -> None:
         torch.cuda.synchronize()
 
 
+def time_env_or_eager(env, steps: int, warmup: int) -> tuple[float, str | None]:
+    """:func:`time_env`, and why the step is not replayed from a graph; eager timing where recording it failed."""
+    try:
+        return time_env(env, steps, warmup), _graph_step(env)
+    except RuntimeError as err:
+        if "could not be recorded" not in str(err):
+            raise
+        print(f"[WARN] {err}; timing eager steps instead", flush=True)
+        env.unwrapped.capture_env_step = False
+        return time_env(env, steps, warmup), f"recording failed: {err}"
+
+
 def time_env(env, steps: int, warmup: int) -> float:
     """Env-steps/s of ``env.step()`` with zero actions."""
     unwrapped = env.unwrapped
@@ -142,16 +154,14 @@ def run(args: argparse.Namespace) -> list[Result]:
         for num_envs in args.num_envs:
             env = _make(NO_CAMERA_TASK[task], (), num_envs, args.device, None)
             try:
-                no_camera = time_env(env, args.steps, args.warmup)
-                no_camera_graph = _graph_step(env)
+                no_camera, no_camera_graph = time_env_or_eager(env, args.steps, args.warmup)
             finally:
                 env.close()
             for data_type in args.data_types:
                 for resolution in args.resolutions:
                     env = _make(task, PRESET[data_type], num_envs, args.device, resolution)
                     try:
-                        rendered = time_env(env, args.steps, args.warmup)
-                        graph = _graph_step(env)
+                        rendered, graph = time_env_or_eager(env, args.steps, args.warmup)
                         raw = time_raw_render(env, args.steps, args.warmup)
                     finally:
                         env.close()
