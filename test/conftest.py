@@ -101,3 +101,16 @@ def step_scene(sim, scene, steps: int) -> None:
         scene.write_data_to_sim()
         sim.step(render=False)
         scene.update(sim.get_physics_dt())
+
+
+@pytest.fixture(scope="session")
+def asset_root(tmp_path_factory):
+    """The offline asset folder of ``scripts/tools/make_offline_assets.py`` (``ISAACSIM_ASSET_ROOT``), written once."""
+    import pathlib
+    import subprocess
+    import sys
+
+    script = pathlib.Path(__file__).resolve().parents[1] / "scripts" / "tools" / "make_offline_assets.py"
+    out = tmp_path_factory.mktemp("isaac_assets")
+    subprocess.run([sys.executable, str(script), "--out", str(out)], check=True, capture_output=True, text=True)
+    return out

@@ -77,9 +77,18 @@ def experiment_name(agent_cfg: RslRlOnPolicyRunnerCfg, args: argparse.Namespace)
 
 
 def make_env(task: str, env_cfg, *, verbose: bool = False) -> gym.Env:
-    """Build the registered env ``task`` with ``env_cfg``; Isaac Lab's setup prints only with ``verbose``."""
+    """Build the registered env ``task`` with ``env_cfg``; Isaac Lab's setup prints only with ``verbose``.
+
+    ``isaaclab_tasks``' own ids get the graph-stepped form of their env class where one exists
+    (:func:`isaaclab_contrib.upstream_envs.graph_stepped_spec`).
+    """
+    spec = task
+    if re.search(r"-v[0-9]+$", task) is None:
+        from ..upstream_envs import graph_stepped_spec
+
+        spec = graph_stepped_spec(task)
     with held_prints(verbose=verbose):
-        return gym.make(task, cfg=env_cfg)
+        return gym.make(spec, cfg=env_cfg)
 
 
 def make_runner(

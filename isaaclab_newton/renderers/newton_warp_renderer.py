@@ -20,6 +20,7 @@ from newton.sensors import SensorCamera
 
 from ..physics.newton_manager import NewtonManager
 from ..sim.views import NewtonSiteFrameView, site_kernels
+from .semantic_labels import semantic_from_shape_index, semantic_table, shape_semantic_ids
 
 if TYPE_CHECKING:
     from isaaclab.renderers import CameraRenderSpec
@@ -34,26 +35,6 @@ def _clip_depth(depth: wp.array3d(dtype=wp.float32), far: float, value: float):
     d = depth[v, y, x]
     if d <= 0.0 or d > far:
         depth[v, y, x] = value
-
-
-@wp.kernel
-def _set_offsets_from_world_convention(
-    body_q: wp.array(dtype=wp.transformf),
-    bodies: wp.array(dtype=wp.int32),
-    origins: wp.array(dtype=wp.transformf),
-    pos_w: wp.array(dtype=wp.vec3f),
-    quat_w_world: wp.array(dtype=wp.quatf),
-    offsets: wp.array(dtype=wp.transformf),
-):
-    """Site offsets of camera poses given in core's world convention (forward +X, up +Z).
-
-    Newton's camera looks along -Z with +Y up (OpenGL); core's world-convention orientation is the OpenGL one
-    times (-0.5, 0.5, 0.5, 0.5) (x, y, z, w), undone here.
-    """
-    i = wp.tid()
-    gl = quat_w_world[i] * wp.quatf(0.5, -0.5, -0.5, 0.5)
-    parent = site_kernels.site_parent(body_q, bodies, origins, i)
-    offsets[i] = wp.transform_inverse(parent) * wp.transformf(pos_w[i], gl)
 
 
 @dataclass
@@ -71,6 +52,8 @@ class NewtonCameraRenderData:
     """Core's output buffers by data type."""
     images: dict[str, wp.array] | None = None
     """Newton's image arguments, views of :attr:`outputs`."""
+    semantic: tuple[wp.array, int, dict] | None = None
+    """Per-shape semantic values, background value and ``idToLabels`` info (with ``semantic_segmentation``)."""
 
 
 class NewtonWarpRenderer(BaseRenderer):
@@ -117,7 +100,14 @@ class NewtonWarpRenderer(BaseRenderer):
         sensor = SensorCamera(model, default_clear_data=clear, default_render_config=render_config)
         sensor.create_default_light(enable_shadows=bool(self.cfg.enable_shadows))
         transforms = wp.zeros(sites.count, dtype=wp.transformf, device=spec.device)
-        return NewtonCameraRenderData(spec=spec, sensor=sensor, sites=sites, transforms=transforms, far=far)
+        data = NewtonCameraRenderData(spec=spec, sensor=sensor, sites=sites, transforms=transforms, far=far)
+        if "semantic_segmentation" in cfg.data_types:
+            from isaaclab.sim.utils.stage import get_current_stage
+
+            ids, labels = shape_semantic_ids(model, get_current_stage(), NewtonManager.get_scene_index())
+            colorize = bool(self.cfg.colorize_semantic_segmentation)
+            data.semantic = semantic_table(ids, labels, colorize=colorize, device=spec.device)
+        return data
 
     def set_outputs(self, render_data: NewtonCameraRenderData, output_data: dict[str, Any]) -> None:
         """Bind core's output buffers to Newton's image arguments (zero-copy views where the layout matches)."""
@@ -139,6 +129,8 @@ class NewtonWarpRenderer(BaseRenderer):
             kwargs["normal_image"] = _view(outputs["normals"], wp.vec3f, (n, h, w))
         if "instance_segmentation" in outputs:
             kwargs["shape_index_image"] = _view(outputs["instance_segmentation"], wp.uint32, (n, h, w))
+        elif "semantic_segmentation" in outputs:  # semantic classes are looked up from the shape index
+            kwargs["shape_index_image"] = wp.empty((n, h, w), dtype=wp.uint32, device=render_data.spec.device)
         render_data.outputs = outputs
         render_data.images = kwargs
 
@@ -149,26 +141,16 @@ class NewtonWarpRenderer(BaseRenderer):
         """Nothing to sync: Newton's camera syncs deformable surfaces from the state when it renders."""
 
     def update_camera(self, render_data: NewtonCameraRenderData, positions, orientations, intrinsics) -> None:
-        """Take the camera's world poses as site offsets (so body-mounted cameras keep following their bodies).
+        """Build the pinhole rays from ``intrinsics`` on the first call (at camera initialization).
 
-        The first call (at camera initialization) also builds the pinhole rays from ``intrinsics``.
+        The views' poses are the sites' (:class:`~isaaclab_newton.sim.views.NewtonSiteFrameView`): core's
+        ``set_world_poses`` writes them through the view, and :meth:`render` places each view at its body or
+        environment origin times its site offset. Core's pose buffers are not read back: with
+        ``update_latest_camera_pose=False`` they keep the poses of the last reset, which are stale for
+        body-mounted cameras.
         """
         if render_data.rays is None:
             self._build_rays(render_data, intrinsics.warp)
-        sites = render_data.sites
-        wp.launch(
-            _set_offsets_from_world_convention,
-            dim=sites.count,
-            inputs=[
-                NewtonManager.get_state_0().body_q,
-                sites.parent_bodies,
-                sites.parent_origins,
-                positions.warp,
-                orientations.warp,
-            ],
-            outputs=[sites.offsets],
-            device=render_data.spec.device,
-        )
 
     def update_camera_intrinsics(
         self, render_data: NewtonCameraRenderData, intrinsics: wp.array, parameters: wp.array
@@ -222,9 +204,22 @@ class NewtonWarpRenderer(BaseRenderer):
                 wp.launch(_clip_depth, dim=images[key].shape, inputs=[images[key], far, value], device=device)
         if "depth" in outputs and "distance_to_image_plane" in outputs:
             wp.copy(outputs["distance_to_image_plane"], outputs["depth"])
+        if render_data.semantic is not None:
+            table, background, _ = render_data.semantic
+            shape_index = images["shape_index_image"]
+            out = _view(outputs["semantic_segmentation"], wp.uint32, shape_index.shape)
+            wp.launch(
+                semantic_from_shape_index,
+                dim=shape_index.shape,
+                inputs=[shape_index, table, wp.uint32(background)],
+                outputs=[out],
+                device=device,
+            )
 
     def read_output(self, render_data: NewtonCameraRenderData, camera_data) -> None:
-        """Nothing to copy: :meth:`render` wrote straight into the camera's buffers."""
+        """Nothing to copy (:meth:`render` wrote straight into the camera's buffers); semantic labels into ``info``."""
+        if render_data.semantic is not None:
+            camera_data.info["semantic_segmentation"] = render_data.semantic[2]
 
     def cleanup(self, render_data: NewtonCameraRenderData | None) -> None:
         """Drop the camera's Newton sensor and buffers."""
@@ -244,6 +239,11 @@ def _check_options(cfg) -> None:
         )
     if cfg.isp_cfg is not None:
         raise ValueError("NewtonWarpRenderer has no image signal processor; set CameraCfg.isp_cfg=None.")
+    if "semantic_segmentation" in cfg.data_types and cfg.semantic_filter != "*:*":
+        raise ValueError(
+            f"NewtonWarpRenderer segments every semantic label; CameraCfg.semantic_filter={cfg.semantic_filter!r} is"
+            " not supported. Keep the default '*:*'."
+        )
 
 
 def _view(array: wp.array, dtype, shape: tuple[int, ...]) -> wp.array:

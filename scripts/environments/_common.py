@@ -60,6 +60,7 @@ def make_env(args: argparse.Namespace) -> tuple[gym.Env, CompileNotice]:
     notice = configure_output(verbose=args.verbose)
     from isaaclab_contrib.tasks.registry import load_env_cfg
 
+    spec = args.task
     if args.task in gym.registry:
         cfg = load_env_cfg(args.task)
     else:
@@ -70,12 +71,15 @@ def make_env(args: argparse.Namespace) -> tuple[gym.Env, CompileNotice]:
 
         cfg = resolve_presets(load_env_cfg(args.task), (args.physics,))
         check_offline_assets(args.task, cfg)
+        from isaaclab_contrib.upstream_envs import graph_stepped_spec
+
+        spec = graph_stepped_spec(args.task)
     if args.num_envs is not None:
         cfg.scene.num_envs = args.num_envs
     cfg.sim.device = args.device
     cfg.seed = args.seed
     with held_prints(verbose=args.verbose):
-        return gym.make(args.task, cfg=cfg), notice
+        return gym.make(spec, cfg=cfg), notice
 
 
 def _register_isaaclab_tasks() -> None:

@@ -7,7 +7,8 @@ upstream task configurations (``isaaclab_tasks``) load these files unmodified.
 Written files (paths relative to ``--out``):
 
 * ``Isaac/IsaacLab/Robots/Classic/Cartpole/cartpole.usd``: Newton's ``cartpole_single_pendulum.usda`` (a
-  physics-only copy of Isaac Lab's cartpole: joints ``slider_to_cart`` and ``cart_to_pole``), default prim fixed.
+  physics-only copy of Isaac Lab's cartpole: joints ``slider_to_cart`` and ``cart_to_pole``), default prim fixed,
+  its shapes given display colours (:data:`CARTPOLE_COLORS`) so that camera tasks see a coloured cart and pole.
 * ``Isaac/IsaacLab/Environments/Grid/default_ground_plane_checker_v1/default_ground_plane.usda``: the ground
   plane core's ``GroundPlaneCfg`` spawns (an infinite collision plane, a grid mesh, a tintable material).
 * ``Isaac/Robots/IsaacSim/Ant/ant_instanceable.usd``: Newton's ``ant.usda`` (Isaac Sim's ant: torso, legs,
@@ -44,8 +45,22 @@ HUMANOID_JOINT_NAMES = {
 }
 """Joints of Newton's ``humanoid.usda`` renamed to Isaac Sim's humanoid names (each joint after its child body)."""
 
+CARTPOLE_COLORS = {
+    "slider/mesh_0": (0.55, 0.55, 0.6),
+    "cart/mesh_0": (0.1, 0.35, 0.85),
+    "pole/mesh_0": (0.95, 0.5, 0.1),
+}
+"""``primvars:displayColor`` (linear RGB in [0, 1]) authored on the cartpole's shapes: rail, cart and pole."""
 
-def _copy_robot(source: str, target: pathlib.Path, root: str, *, renames: dict[str, str] | None = None) -> None:
+
+def _copy_robot(
+    source: str,
+    target: pathlib.Path,
+    root: str,
+    *,
+    renames: dict[str, str] | None = None,
+    colors: dict[str, tuple[float, float, float]] | None = None,
+) -> None:
     """Export Newton's example asset ``source`` to ``target`` with ``root`` as its default prim.
 
     Args:
@@ -53,12 +68,13 @@ def _copy_robot(source: str, target: pathlib.Path, root: str, *, renames: dict[s
         target: File to write.
         root: Name of the robot's root prim, made the default prim.
         renames: Prim paths below the root (e.g. ``"joints/abdomen_x"``) and their new names.
+        colors: Prim paths from the layer's root (e.g. ``"cart/mesh_0"``) and the display colour to author there.
 
     Raises:
-        ValueError: If the asset has no prim ``/<root>`` or no prim to rename.
+        ValueError: If the asset has no prim ``/<root>``, or no prim to rename or to colour.
     """
     import newton.examples
-    from pxr import Sdf
+    from pxr import Gf, Sdf, Vt
 
     layer = Sdf.Layer.FindOrOpen(newton.examples.get_asset(source))
     if layer.GetPrimAtPath(f"/{root}") is None:
@@ -71,6 +87,12 @@ def _copy_robot(source: str, target: pathlib.Path, root: str, *, renames: dict[s
         if spec is None:
             raise ValueError(f"Newton's {source} has no prim /{root}/{path} to rename to {name!r}.")
         spec.name = name
+    for path, color in (colors or {}).items():
+        spec = copy.GetPrimAtPath(f"/{path}")
+        if spec is None:
+            raise ValueError(f"Newton's {source} has no prim /{path} to colour.")
+        attr = Sdf.AttributeSpec(spec, "primvars:displayColor", Sdf.ValueTypeNames.Color3fArray)
+        attr.default = Vt.Vec3fArray([Gf.Vec3f(*color)])
     target.parent.mkdir(parents=True, exist_ok=True)
     copy.Export(str(target))
 
@@ -126,7 +148,7 @@ def make_offline_assets(out: pathlib.Path) -> list[pathlib.Path]:
         The written files.
     """
     out = pathlib.Path(out).expanduser().resolve()
-    _copy_robot("cartpole_single_pendulum.usda", out / CARTPOLE, "cartpole")
+    _copy_robot("cartpole_single_pendulum.usda", out / CARTPOLE, "cartpole", colors=CARTPOLE_COLORS)
     _write_ground_plane(out / GROUND_PLANE)
     _copy_robot("ant.usda", out / ANT, "ant")
     renames = {f"joints/{old}": new for old, new in HUMANOID_JOINT_NAMES.items()}

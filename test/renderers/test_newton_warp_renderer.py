@@ -14,6 +14,7 @@ CUBE = 0.6  # edge [m]
 CAM_X = -6.0  # fixed camera, env frame [m]
 WALL_X, WALL_T = 4.0, 0.1  # wall centre and thickness [m]
 MOUNT = 0.35  # body-mounted camera ahead of the cube centre [m]
+RED = (1.0, 0.0, 0.0)  # the cube's authored diffuse colour
 
 
 @pytest.fixture(scope="module")
@@ -30,13 +31,16 @@ def camera_scene():
     from isaaclab_newton.physics import NewtonCfg
     from isaaclab_newton.renderers import NewtonWarpRendererCfg
 
-    def box(size, pos):
+    def box(size, pos, color=None, tags=None):
+        material = sim_utils.PreviewSurfaceCfg(diffuse_color=color) if color is not None else None
         return RigidObjectCfg(
             spawn=sim_utils.CuboidCfg(
                 size=size,
                 rigid_props=[UsdPhysicsRigidBodyCfg()],
                 mass_props=[MassCfg(mass=1.0)],
                 collision_props=[UsdPhysicsCollisionCfg()],
+                visual_material=material,
+                semantic_tags=tags,
             ),
             init_state=RigidObjectCfg.InitialStateCfg(pos=pos),
         )
@@ -54,16 +58,26 @@ def camera_scene():
 
     @configclass
     class SceneCfg(InteractiveSceneCfg):
-        cube = box((CUBE, CUBE, CUBE), (0.0, 0.0, 1.0)).replace(prim_path="{ENV_REGEX_NS}/Cube")
+        cube = box((CUBE, CUBE, CUBE), (0.0, 0.0, 1.0), RED, [("class", "cube")]).replace(
+            prim_path="{ENV_REGEX_NS}/Cube"
+        )
         wall = box((WALL_T, 40.0, 40.0), (WALL_X, 0.0, 1.0)).replace(prim_path="{ENV_REGEX_NS}/Wall")
         cam = camera(
             "{ENV_REGEX_NS}/Cam",
             (CAM_X, 0.0, 1.0),
-            data_types=["rgb", "depth", "distance_to_camera", "normals", "instance_segmentation"],
+            data_types=[
+                "rgb",
+                "depth",
+                "distance_to_camera",
+                "normals",
+                "instance_segmentation",
+                "semantic_segmentation",
+            ],
         )
         mounted = camera(
             "{ENV_REGEX_NS}/Cube/Cam", (MOUNT, 0.0, 0.0), data_types=["depth"], update_latest_camera_pose=True
         )
+        mounted_lazy = camera("{ENV_REGEX_NS}/Cube/LazyCam", (MOUNT, 0.0, 0.0), data_types=["depth"])
 
     SimulationContext.clear_instance()
     sim = SimulationContext(SimulationCfg(dt=1 / 120, device="cpu", gravity=(0.0, 0.0, 0.0), physics=NewtonCfg()))
@@ -103,6 +117,7 @@ def test_outputs_have_core_shapes_and_dtypes(camera_scene):
         "distance_to_camera": (1, torch.float32),
         "normals": (3, torch.float32),
         "instance_segmentation": (1, torch.int32),
+        "semantic_segmentation": (4, torch.uint8),
     }
     for name, (channels, dtype) in expected.items():
         assert tuple(out[name].torch.shape) == (2, H, W, channels), name
@@ -120,6 +135,30 @@ def test_cube_covers_the_pixels_the_pinhole_model_predicts(camera_scene):
     for covered in (cols, rows):
         assert abs(covered.min() - (math.ceil(lo - 0.5))) <= 1
         assert abs(covered.max() - (math.floor(hi - 0.5))) <= 1
+
+
+def test_cube_authored_red_renders_red(camera_scene):
+    """The cube's UsdPreviewSurface diffuse colour (red) reaches Newton's shape colour: its pixels are red."""
+    _, scene = camera_scene
+    out = scene["cam"].data.output
+    ids = out["instance_segmentation"].torch[0, ..., 0].numpy()
+    rgb = out["rgb"].torch[0].numpy().astype(np.int32)[ids == _shape_of(scene, "cube", 0)]
+    assert rgb.shape[0] > 0
+    red, green, blue = rgb[:, 0], rgb[:, 1], rgb[:, 2]
+    assert np.all(red > 40) and np.all(red > 4 * np.maximum(green, blue) + 10)
+
+
+def test_semantic_segmentation_colours_the_labelled_cube_in_every_env(camera_scene):
+    """The cube's class label colours its pixels in both envs (env 1 a clone); the unlabelled wall reads UNLABELLED."""
+    _, scene = camera_scene
+    out, info = scene["cam"].data.output, scene["cam"].data.info["semantic_segmentation"]["idToLabels"]
+    for env in range(2):
+        ids = out["instance_segmentation"].torch[env, ..., 0].numpy()
+        colors = out["semantic_segmentation"].torch[env].numpy()
+        on_cube = {tuple(int(c) for c in px) for px in colors[ids == _shape_of(scene, "cube", env)]}
+        on_wall = {tuple(int(c) for c in px) for px in colors[ids == _shape_of(scene, "wall", env)]}
+        assert len(on_cube) == 1 and info[on_cube.pop()] == {"class": "cube"}
+        assert on_wall == {(0, 0, 0, 255)} and info[(0, 0, 0, 255)] == {"class": "UNLABELLED"}
 
 
 def test_depth_of_the_wall_reads_its_distance(camera_scene):
@@ -183,6 +222,23 @@ def test_body_mounted_camera_moves_with_its_body(camera_scene):
     np.testing.assert_allclose(after, [before - 1.0, before], atol=1e-3)
     pos = mounted.data.pos_w.torch.numpy()
     np.testing.assert_allclose(pos[0], cube.data.root_pos_w.torch[0].numpy() + [MOUNT, 0.0, 0.0], atol=1e-4)
+
+
+def test_mounted_camera_follows_its_body_across_another_envs_reset(camera_scene):
+    """A mounted camera with stale pose buffers (update_latest_camera_pose=False) keeps its mount when env 1 resets."""
+    import torch
+
+    sim, scene = camera_scene
+    cube, lazy = scene["cube"], scene["mounted_lazy"]
+    before = lazy.data.output["depth"].torch[0, H // 2, W // 2, 0].item()
+    pose = cube.data.root_pose_w.torch.clone()
+    pose[0, 0] -= 0.5
+    cube.write_root_pose_to_sim_index(root_pose=pose[:1], env_ids=torch.tensor([0]))
+    _step(sim, scene)
+    lazy.reset(env_ids=[1])
+    _step(sim, scene)
+    depth = lazy.data.output["depth"].torch[0, H // 2, W // 2, 0].item()
+    np.testing.assert_allclose(depth, before + 0.5, atol=1e-3)
 
 
 def test_fisheye_camera_is_rejected_by_name(make_sim):

@@ -77,3 +77,25 @@ def test_urdf_given_to_mjcf_cfg_names_the_format_and_cfg(make_sim, tmp_path):
     cfg = MjcfFileCfg(asset_path=str(path))
     with pytest.raises(ValueError, match=r"MjcfFileCfg.asset_path '.*robot.urdf' holds URDF.*<robot>.*UrdfFileCfg"):
         cfg.func("/World/Robot", cfg)
+
+
+_MJCF_COLOURED = """<mujoco model="m">
+  <asset><material name="blue" rgba="0 0 1 1"/></asset>
+  <worldbody>
+    <body name="b" pos="0 0 1">
+      <freejoint/>
+      <geom type="box" size="0.1 0.1 0.1" rgba="1 0 0 1"/>
+      <geom type="sphere" size="0.1" pos="0 0 0.3" material="blue"/>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+def test_mjcf_rgba_and_material_colours_become_shape_colours(tmp_path):
+    """A geom's rgba (red) and its material's rgba (blue) are the imported shapes' colours, which the camera shades."""
+    path = tmp_path / "coloured.xml"
+    path.write_text(_MJCF_COLOURED)
+    builder = newton.ModelBuilder()
+    import_file_asset(builder, MjcfFileCfg(asset_path=str(path)), wp.transform_identity())
+    assert [tuple(c) for c in builder.shape_color] == [(1.0, 0.0, 0.0), (0.0, 0.0, 1.0)]

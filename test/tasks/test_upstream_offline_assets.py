@@ -11,7 +11,6 @@ import sys
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-SCRIPT = REPO / "scripts" / "tools" / "make_offline_assets.py"
 RUNNER = pathlib.Path(__file__).with_name("upstream_offline_runner.py")
 
 # task, physics preset, env steps, observation size
@@ -25,14 +24,6 @@ RUNS = [
     ("IsaacContrib-Cartpole-Showcase-Direct", "newton_mjwarp", 20, 4),
     ("Isaac-Cartpole-Direct", "newton_kamino", 20, 4),
 ]
-
-
-@pytest.fixture(scope="module")
-def asset_root(tmp_path_factory) -> pathlib.Path:
-    """The offline asset folder, written by the script."""
-    out = tmp_path_factory.mktemp("isaac_assets")
-    subprocess.run([sys.executable, str(SCRIPT), "--out", str(out)], check=True, capture_output=True, text=True)
-    return out
 
 
 def test_script_writes_asset_server_layout(asset_root):

@@ -10,8 +10,8 @@ import torch
 import warp as wp
 
 from isaaclab_contrib.envs.graph_step import GraphStepMixin
-from isaaclab_contrib.envs.reset_state import ResetStateSampler
 from isaaclab_contrib.envs.task_terms import TaskTermsMixin
+from isaaclab_contrib.upstream_envs.cartpole_reset import CartpoleMaskResetHooks
 
 from ..upstream_modules import load_isaaclab_tasks_module
 from .cartpole_kernels import cartpole_dones_kernel, cartpole_obs_kernel, cartpole_reward_kernel
@@ -19,8 +19,9 @@ from .cartpole_kernels import cartpole_dones_kernel, cartpole_obs_kernel, cartpo
 _upstream = load_isaaclab_tasks_module("core/cartpole/cartpole_direct_env.py", "_isaaclab_tasks_cartpole_direct_env")
 
 
-class CartpoleMaskResetEnv(TaskTermsMixin, GraphStepMixin, _upstream.CartpoleEnv):
-    """Isaac Lab's ``CartpoleEnv`` with the graph-replayed step of :mod:`..graph_step` and Warp task terms.
+class CartpoleMaskResetEnv(TaskTermsMixin, CartpoleMaskResetHooks, GraphStepMixin, _upstream.CartpoleEnv):
+    """Isaac Lab's ``CartpoleEnv`` with the graph-replayed step of :mod:`..graph_step`, the mask reset of
+    :class:`~isaaclab_contrib.upstream_envs.cartpole_reset.CartpoleMaskResetHooks` and Warp task terms.
 
     ``_get_dones``, ``_get_rewards`` and ``_get_observations`` give upstream's values (configuration fields read at
     each call) from one kernel launch each. Terminations are written into persistent buffers, the time-outs into
@@ -49,8 +50,6 @@ class CartpoleMaskResetEnv(TaskTermsMixin, GraphStepMixin, _upstream.CartpoleEnv
             wp.from_torch(self._term_reward, dtype=wp.float32),
             wp.from_torch(self._term_obs, dtype=wp.float32),
         )
-        self._reset_joint_ids = (tuple(self._cart_dof_idx.tolist()), tuple(self._pole_dof_idx.tolist()))
-        self._reset_state = ResetStateSampler(self.cartpole, self._mask_launches)
 
     def _pre_physics_step(self, actions: torch.Tensor) -> None:
         """Upstream's scaled actions into ``actions``, set once as the cart's effort target [N].
@@ -118,25 +117,3 @@ class CartpoleMaskResetEnv(TaskTermsMixin, GraphStepMixin, _upstream.CartpoleEnv
         )
         self._term_launches.launch(cartpole_obs_kernel, (self.num_envs, self._term_obs_dofs.shape[0]), args)
         return {"policy": self._term_returned(self._term_obs)}
-
-    def _write_masked_sim_state(self, mask: torch.Tensor) -> None:
-        """Cart and pole offsets sampled for every env, clamped to the soft limits, written where ``mask`` is set.
-
-        The offsets are uniform in the cfg's ``initial_*_range`` fields (upstream's ``sample_uniform``), read at
-        each call; a step replayed from a CUDA graph keeps the values it was recorded with.
-        """
-        cfg = self.cfg
-        cart, pole = self._reset_joint_ids
-        ranges = (
-            (0, cart, tuple(cfg.initial_cart_position_range)),
-            (0, pole, tuple(cfg.initial_pole_angle_range)),
-            (1, cart, tuple(cfg.initial_cart_velocity_range)),
-            (1, pole, tuple(cfg.initial_pole_velocity_range)),
-        )
-        self._reset_state.write(mask, self.scene.env_origins, ranges)
-
-    def _reset_masked_task(self, mask: torch.Tensor) -> None:
-        """Success rate logged; the joint state the observation reads without refreshing it is re-read."""
-        self._log_masked_success_rate(mask)
-        self.joint_pos = self.cartpole.data.joint_pos.torch
-        self.joint_vel = self.cartpole.data.joint_vel.torch
