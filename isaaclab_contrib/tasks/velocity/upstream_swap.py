@@ -20,6 +20,8 @@ from isaaclab.assets import ArticulationCfg
 from isaaclab.managers import SceneEntityCfg
 from isaaclab.utils import replace
 
+from isaaclab_newton.terrains import NewtonTerrainImporter
+
 from ..upstream_modules import import_isaaclab_tasks_submodule, load_isaaclab_tasks_module
 from .robot_cfg import G1_CFG, GO1_CFG
 
@@ -77,6 +79,9 @@ def load_upstream_velocity_cfg(robot: str, cfg_class: str) -> Any:
 def swap_robot(cfg: Any, swap: RobotSwap) -> Any:
     """Put ``swap.robot`` into an upstream velocity config and rename the patterns its terms use; in place.
 
+    A plane terrain (upstream's flat configs) is imported by
+    :class:`~isaaclab_newton.terrains.NewtonTerrainImporter`, which needs no asset server.
+
     Every ``SceneEntityCfg`` in the params of the reward, termination, event, curriculum and observation terms has
     its ``body_names`` and ``joint_names`` rewritten through ``swap.names``; the height scanner moves to the renamed
     base body. A term left with no pattern (all its parts absent on the robot) is removed (set to ``None``).
@@ -89,6 +94,8 @@ def swap_robot(cfg: Any, swap: RobotSwap) -> Any:
         ``cfg``.
     """
     cfg.scene.robot = replace(swap.robot, prim_path=cfg.scene.robot.prim_path)
+    if cfg.scene.terrain.terrain_type == "plane":  # upstream's flat configs; core's plane is an asset-server USD
+        cfg.scene.terrain.class_type = NewtonTerrainImporter
     scanner = getattr(cfg.scene, "height_scanner", None)
     if scanner is not None:
         root, body = scanner.prim_path.rsplit("/", 1)
