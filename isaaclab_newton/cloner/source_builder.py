@@ -14,7 +14,7 @@ from ..sim.spawners.deformable_spawners_cfg import DeformableSpawnerCfg
 from ..sim.spawners.file_checks import check_xml_file, describe_import_error
 from ..sim.spawners.file_spawners_cfg import GroundPlaneCfg, NewtonFileCfg
 from ..sim.spawners.mpm import MPMGridCfg, add_mpm_grid
-from .terrain_source import add_generated_terrain
+from .terrain_source import add_generated_terrain, add_plane_terrain
 
 
 def _self_collisions(spawn: NewtonFileCfg) -> bool:
@@ -200,6 +200,9 @@ def add_asset_prototype(
             cfg_kwargs["cfg"] = newton.ModelBuilder.ShapeConfig(mu=spawn.static_friction)
         builder.add_ground_plane(height=float(np.asarray(pose.p)[2]), **cfg_kwargs)
         relabel(builder, before, prefix)
+        return prefix
+    if getattr(cfg, "terrain_type", None) == "plane" and not (stage is not None and has_physics(stage, source_path)):
+        add_plane_terrain(builder, cfg)  # NewtonTerrainImporter's marker; core's own importer references a USD plane
         return prefix
     if stage is None or not has_physics(stage, source_path):
         return None

@@ -1,4 +1,5 @@
-"""Core's generated terrain into the Newton builder: heightfields where core tags them, exact triangle meshes else."""
+"""Core's terrains into the Newton builder: generated ones as heightfields where core tags them and exact triangle
+meshes else, planes as Newton's ground plane."""
 
 from __future__ import annotations
 
@@ -47,6 +48,19 @@ def add_generated_terrain(builder: newton.ModelBuilder, cfg: Any, root_path: str
         else:
             _check_mesh_collision_path(path)
             builder.add_shape_mesh(body=-1, mesh=newton.Mesh(points, faces.ravel()), cfg=shape_cfg, label=path)
+
+
+def add_plane_terrain(builder: newton.ModelBuilder, cfg: Any) -> None:
+    """Add the infinite ground plane at z = 0 of a ``TerrainImporterCfg(terrain_type="plane")`` as a static shape.
+
+    Friction and restitution come from ``cfg.physics_material``. The plane needs no USD asset: the stage holds only
+    the marker prim :class:`~isaaclab_newton.terrains.NewtonTerrainImporter` authors.
+
+    Args:
+        builder: The builder of the shared world.
+        cfg: The ``TerrainImporterCfg``.
+    """
+    builder.add_ground_plane(cfg=_terrain_shape_cfg(builder, cfg), label=f"{cfg.prim_path}/terrain")
 
 
 def _terrain_shape_cfg(builder: newton.ModelBuilder, cfg: Any) -> newton.ModelBuilder.ShapeConfig:

@@ -9,13 +9,12 @@ Go1 feet are the spheres at the end of the ``*_calf`` bodies.
 
 from __future__ import annotations
 
-from isaaclab.assets import AssetBaseCfg
 from isaaclab.managers import RewardTermCfg as RewTerm
 from isaaclab.managers import SceneEntityCfg
 from isaaclab.utils import configclass, replace
 
 from isaaclab_contrib.envs.cfg_checks import check_env_cfg
-from isaaclab_newton.sim import GroundPlaneCfg
+from isaaclab_newton.terrains import NewtonTerrainImporter
 
 from ..upstream_modules import import_isaaclab_tasks_submodule
 from .robot_cfg import G1_CFG, GO1_CFG
@@ -29,8 +28,9 @@ def _flat(cfg, *, njmax: int, nconmax: int) -> None:
     """Upstream's flat variant: a plane, no height scan, no terrain curriculum, MuJoCo Warp sized for it."""
     solver = cfg.sim.physics.newton_mjwarp.solver_cfg
     solver.njmax, solver.nconmax = njmax, nconmax
-    # upstream's plane is core's Nucleus ground-plane USD; Newton's offline ground plane has the same friction (1.0)
-    cfg.scene.terrain = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg(static_friction=1.0))
+    cfg.scene.terrain.terrain_type = "plane"
+    cfg.scene.terrain.terrain_generator = None
+    cfg.scene.terrain.class_type = NewtonTerrainImporter  # core's plane is a USD on Isaac's asset server
     cfg.scene.height_scanner = None
     cfg.observations.policy.height_scan = None
     cfg.curriculum.terrain_levels = None

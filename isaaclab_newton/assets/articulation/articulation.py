@@ -489,39 +489,47 @@ class Articulation(BodyPropertyWrites, NewtonAssetMixin, BaseArticulation):
         joint_ids: Ids = None,
         env_ids: Ids = None,
     ) -> None:
-        """Write joint friction (Newton ``joint_friction``); dynamic/viscous parts must be zero or None."""
-        for name, extra in (("dynamic", joint_dynamic_friction_coeff), ("viscous", joint_viscous_friction_coeff)):
-            if isinstance(extra, torch.Tensor) and bool(torch.any(extra != 0)):
-                raise NotImplementedError(f"Newton has no separate {name} joint friction; pass zeros or None.")
-        model = NewtonManager.get_model()
-        self._write_property(
-            "joint_friction_coeff",
-            (model.joint_friction,),
-            joint_friction_coeff,
-            joint_ids,
-            env_ids,
-            name="joint_friction_coeff",
-            where="write_joint_friction_coefficient_to_sim_index",
-            flag=newton.ModelFlags.JOINT_DOF_PROPERTIES,
+        """Write joint friction (Newton ``joint_friction``) and, where given, viscous friction (Newton's passive
+        ``joint_damping``); Newton has no separate dynamic friction, so that part must be zero or None."""
+        self._write_friction(
+            joint_friction_coeff, joint_dynamic_friction_coeff, joint_viscous_friction_coeff, joint_ids, env_ids
         )
 
     def write_joint_friction_coefficient_to_sim_mask(
-        self, *, joint_friction_coeff, joint_mask=None, env_mask=None
+        self,
+        *,
+        joint_friction_coeff,
+        joint_dynamic_friction_coeff=None,
+        joint_viscous_friction_coeff=None,
+        joint_mask=None,
+        env_mask=None,
     ) -> None:
         """Mask variant of :meth:`write_joint_friction_coefficient_to_sim_index`."""
-        model = NewtonManager.get_model()
-        self._write_property(
-            "joint_friction_coeff",
-            (model.joint_friction,),
+        env_mask = env_mask if env_mask is not None else self._all_true_envs
+        self._write_friction(
             joint_friction_coeff,
+            joint_dynamic_friction_coeff,
+            joint_viscous_friction_coeff,
             None,
             None,
-            name="joint_friction_coeff",
-            where="write_joint_friction_coefficient_to_sim_mask",
-            env_mask=env_mask if env_mask is not None else self._all_true_envs,
+            env_mask=env_mask,
             joint_mask=joint_mask,
-            flag=newton.ModelFlags.JOINT_DOF_PROPERTIES,
         )
+
+    def _write_friction(self, coulomb, dynamic, viscous, joint_ids, env_ids, **masks) -> None:
+        if isinstance(dynamic, torch.Tensor) and bool(torch.any(dynamic != 0)):
+            raise NotImplementedError("Newton has no separate dynamic joint friction; pass zeros or None.")
+        model = NewtonManager.get_model()
+        where = "write_joint_friction_coefficient_to_sim_" + ("index" if not masks else "mask")
+        for buf, array, value in (
+            ("joint_friction_coeff", model.joint_friction, coulomb),
+            ("joint_viscous_friction_coeff", model.joint_damping, viscous),
+        ):
+            if value is not None:
+                flag = newton.ModelFlags.JOINT_DOF_PROPERTIES
+                self._write_property(
+                    buf, (array,), value, joint_ids, env_ids, name=buf, where=where, flag=flag, **masks
+                )
 
     def write_joint_position_limit_to_sim_index(
         self, *, limits, joint_ids: Ids = None, env_ids: Ids = None, warn_limit_violation: bool = True

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 
 _JOINT_BUFFERS = (
     "default_joint_pos", "default_joint_vel", "joint_stiffness",
-    "joint_damping", "joint_armature", "joint_friction_coeff", "joint_effort_limits", "joint_vel_limits",
+    "joint_damping", "joint_armature", "joint_friction_coeff", "joint_viscous_friction_coeff", "joint_effort_limits",
+    "joint_vel_limits",
 )  # fmt: skip
 _TENDON_FIELDS = (
     "fixed_tendon_stiffness", "fixed_tendon_damping", "fixed_tendon_limit_stiffness", "fixed_tendon_rest_length",
@@ -66,6 +67,7 @@ class ArticulationData(NewtonBodyDataMixin, BaseArticulationData):
         for name, attr in (
             ("joint_stiffness", "joint_target_ke"), ("joint_damping", "joint_target_kd"),
             ("joint_armature", "joint_armature"), ("joint_friction_coeff", "joint_friction"),
+            ("joint_viscous_friction_coeff", "joint_damping"),
             ("joint_effort_limits", "joint_effort_limit"), ("joint_vel_limits", "joint_velocity_limit"),
         ):  # fmt: skip
             self._tensor(name).copy_(torch_view(getattr(model, attr))[dof])
@@ -133,6 +135,11 @@ class ArticulationData(NewtonBodyDataMixin, BaseArticulationData):
     def joint_friction_coeff(self) -> ProxyArray:
         """Joint friction (Newton ``joint_friction``, a friction-loss force [N or N m] under MuJoCo)."""
         return self._static["joint_friction_coeff"]
+
+    @property
+    def joint_viscous_friction_coeff(self) -> ProxyArray:
+        """Joint viscous friction (Newton's passive ``joint_damping``) [N s/m or N m s/rad]."""
+        return self._static["joint_viscous_friction_coeff"]
 
     @property
     def joint_effort_limits(self) -> ProxyArray:
