@@ -16,6 +16,11 @@ The one designed periodic host read, of the non-finite world and action counters
 
 It prints ``PASS`` or ``FAIL`` per task and check, with the first offending call and its stack for failures.
 
+``--tasks`` also takes ``isaaclab_tasks``' own ids (without a version, e.g. ``Isaac-Cartpole-Camera-Direct``; their
+default presets, built from :func:`isaaclab_contrib.upstream_envs.graph_stepped_spec`, ``ISAACSIM_ASSET_ROOT`` set
+to the offline assets). Gymnasium cannot hold both registries in one process: check upstream ids in a run of their
+own.
+
 Torch's sync debug mode exists on CUDA only: on CPU the script says so, still runs every step of every task and
 reports ``RAN`` (or ``ERROR`` when a step raises).
 
@@ -23,12 +28,15 @@ Examples::
 
     ./isaaclab.sh -p scripts/benchmarks/check_sync_free.py --device cuda:0
     ./isaaclab.sh -p scripts/benchmarks/check_sync_free.py --device cpu --num_envs 8 --steps 20
+    ISAACSIM_ASSET_ROOT=/tmp/isaac_assets ./isaaclab.sh -p scripts/benchmarks/check_sync_free.py --device cuda:0 \\
+        --tasks Isaac-Cartpole-Camera-Direct Isaac-Cartpole-Direct
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import re
 import sys
 import traceback
 
@@ -87,9 +95,20 @@ def trap_warp_syncs(device: str):
 
 def build_env(task: str, args: argparse.Namespace):
     """The task's environment with ``args.num_envs`` envs on ``args.device`` and a short episode."""
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    spec = task
+    if re.search(r"-v[0-9]+$", task) is None:  # an isaaclab_tasks id: upstream's cfg, graph-stepped class
+        import isaaclab_tasks  # noqa: F401  (registers upstream's tasks)
+        from isaaclab_tasks.utils.hydra import resolve_presets
+        from isaaclab_tasks.utils.parse_cfg import load_cfg_from_registry
 
-    cfg = load_env_cfg(task)
+        from isaaclab_contrib.upstream_envs import graph_stepped_spec
+
+        cfg = resolve_presets(load_cfg_from_registry(task, "env_cfg_entry_point"), ())
+        spec = graph_stepped_spec(task)
+    else:
+        from isaaclab_contrib.tasks.registry import load_env_cfg
+
+        cfg = load_env_cfg(task)
     cfg.scene.num_envs = args.num_envs
     cfg.sim.device = args.device
     cfg.seed = 0
@@ -98,7 +117,7 @@ def build_env(task: str, args: argparse.Namespace):
     # The non-finite world/action warnings read their device counters once per interval by design; place that
     # read after the last checked step so the check sees the per-step paths only.
     cfg.sim.physics.nonfinite_log_interval = (args.warmup + 2 * args.steps) * cfg.decimation + 1
-    return gym.make(task, cfg=cfg)
+    return gym.make(spec, cfg=cfg)
 
 
 def _random_actions(env) -> torch.Tensor:
