@@ -31,6 +31,8 @@ def _chase_transforms(
 class FollowCamera:
     """Render the chosen worlds from a chase view that follows each world's first body, tiled into one image.
 
+    Ground planes show a grey 0.5 m checkerboard, so that a body moving over the ground visibly moves in its tile.
+
     Args:
         model: The Newton model.
         worlds: World indices to show, one tile each (row-major in a near-square grid).
@@ -78,7 +80,11 @@ class FollowCamera:
         )
         self._sensor = SensorCamera(model)
         self._sensor.create_default_light(enable_shadows=True)
-        self._config = SensorCamera.RenderConfig(enable_shadows=True)
+        planes = np.flatnonzero(model.shape_type.numpy() == int(newton.GeoType.PLANE))
+        if planes.size:
+            # the plane texture spans 1 m: 0.5 m squares, so motion over the ground shows in a chase view
+            self._sensor.assign_checkerboard_material(shape_indices=planes, resolution=64, checker_size=32)
+        self._config = SensorCamera.RenderConfig(enable_shadows=True, enable_textures=bool(planes.size))
         self._rays = SensorCamera.compute_camera_rays_pinhole(width, height, camera_fov=fov, device=device)
         self._transforms = wp.zeros(len(worlds), dtype=wp.transformf, device=device)
         self._color = self._sensor.allocate_image_color(len(worlds), width, height)
