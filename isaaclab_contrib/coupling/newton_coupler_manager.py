@@ -13,7 +13,7 @@ from newton.solvers.experimental.coupled import SolverCoupled, SolverCoupledADMM
 from isaaclab_newton.physics import NewtonManager, NewtonSolverCfg, SolverSlots
 from isaaclab_newton.physics.mujoco_substep import clear_rne_switch
 from isaaclab_newton.physics.newton_manager_cfg import collision_pipeline_kwargs
-from isaaclab_newton.physics.observables import ObservableSchedule, is_contact_indexed
+from isaaclab_newton.physics.observables import ObservableRequests, ObservableSchedule, is_contact_indexed
 
 from .coupler_cfg import CouplerAdmmCfg, CouplerEntryCfg, CouplerProxyCfg, CouplerProxyMappingCfg
 from .selection import EntryOwnership, deformable_particles, match_labels, resolve_entries
@@ -76,12 +76,12 @@ class NewtonCouplerManager(NewtonManager):
             _manager_class(entry_cfg)._prepare_builder_for_finalize(builder, entry_cfg)
 
     @classmethod
-    def _allocate_observables(cls) -> ObservableSchedule | None:
-        requested = NewtonManager._observable_requests.all
-        contact = sorted(k for k in requested if k == "contact_f" or is_contact_indexed(NewtonManager.get_solver(), k))
+    def _allocate_observables(cls, requests: ObservableRequests) -> ObservableSchedule | None:
+        solver = NewtonManager.get_solver()
+        contact = sorted(k for k in requests.all if k == "contact_f" or is_contact_indexed(solver, k))
         if contact:
             raise ValueError(f"{cls.__name__} cannot provide {contact}: {_CONTACT_REFUSAL}")
-        return super()._allocate_observables()
+        return super()._allocate_observables(requests)
 
     @classmethod
     def _supports_cuda_graph_capture(cls, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg) -> bool:

@@ -111,8 +111,7 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
 
     @classmethod
     def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder, solver_cfg: CoupledMJWarpVBDSolverCfg) -> None:
-        # VBD needs the particle graph coloring.
-        builder.color(include_bending=bool(solver_cfg.soft_solver_cfg.color_include_bending))
+        NewtonVBDManager._prepare_builder_for_finalize(builder, solver_cfg.soft_solver_cfg)  # VBD's coloring
 
     @classmethod
     def _initialize_contacts(
@@ -122,9 +121,8 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
         return None, NewtonCoupledMJWarpVBDManager._coupled.contacts
 
     @classmethod
-    def _allocate_observables(cls) -> ObservableSchedule | None:
+    def _allocate_observables(cls, requests: ObservableRequests) -> ObservableSchedule | None:
         """Route ``contact_f`` to VBD (rigid-soft rows) and every other kind to MuJoCo Warp."""
-        requests = NewtonManager._observable_requests
         rigid_req, soft_req = ObservableRequests(), ObservableRequests()
         for kinds, every in ((requests.final, False), (requests.every_substep, True)):
             if kinds & _SOFT_KINDS:
@@ -135,7 +133,7 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
         NewtonCoupledMJWarpVBDManager._soft_schedule = allocate_schedule(
             coupled.soft,
             soft_req,
-            NewtonManager._contacts,
+            NewtonManager.get_contacts(),
             solver_name=f"{cls.__name__} (VBD)",
             pipeline=coupled.pipeline,
         )
@@ -176,7 +174,7 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
             control,
             contacts,
             substep_dt,
-            external_body_f=NewtonManager._external_body_f,
+            external_body_f=NewtonManager.get_external_wrench(),
             observables=observables,
             soft_observables=soft_obs,
         )
@@ -184,12 +182,10 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
     # -- lifecycle -------------------------------------------------------------------------------------
 
     @classmethod
-    def _reset_solver_internals(cls) -> None:
-        """VBD's per-world reset, then the base one (MuJoCo Warp's, FK, health, observables): all device work."""
-        coupled = NewtonCoupledMJWarpVBDManager._coupled
-        if NewtonManager._reset_pending and coupled is not None:
-            coupled.soft.reset(NewtonManager._state_0, world_mask=NewtonManager._reset_world_mask)
-        super()._reset_solver_internals()
+    def _reset_solver_internals(cls, state: newton.State, world_mask: wp.array) -> None:
+        """VBD's per-world reset, then MuJoCo Warp's (the base): device work only."""
+        NewtonCoupledMJWarpVBDManager._coupled.soft.reset(state, world_mask=world_mask)
+        super()._reset_solver_internals(state, world_mask)
 
     @classmethod
     def _solver_specific_clear(cls) -> None:

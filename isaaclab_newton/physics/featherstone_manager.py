@@ -6,6 +6,7 @@ import newton
 from newton.solvers import SolverFeatherstone
 
 from .featherstone_manager_cfg import FeatherstoneSolverCfg
+from .model_checks import unjointed_bodies
 from .newton_manager import NewtonManager
 from .solver_slots import SolverSlots
 
@@ -20,7 +21,7 @@ class NewtonFeatherstoneManager(NewtonManager):
                 "FeatherstoneSolverCfg.update_mass_matrix_interval must be >= 1, got"
                 f" {solver_cfg.update_mass_matrix_interval}."
             )
-        unjointed = _unjointed_bodies(model)
+        unjointed = unjointed_bodies(model)
         if unjointed:
             raise ValueError(
                 f"SolverFeatherstone simulates bodies through their joints, but bodies {unjointed[:8]} have no inbound"
@@ -38,10 +39,3 @@ class NewtonFeatherstoneManager(NewtonManager):
     @classmethod
     def _build_solver(cls, model: newton.Model, solver_cfg: FeatherstoneSolverCfg) -> SolverSlots:
         return SolverSlots(cls._create_solver(model, solver_cfg))
-
-
-def _unjointed_bodies(model: newton.Model) -> list[int]:
-    if not model.body_count:
-        return []
-    children = set(model.joint_child.numpy().tolist()) if model.joint_count else set()
-    return [body for body in range(model.body_count) if body not in children]

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from .manager_state import NewtonManagerState
-from .observables import ObservableSchedule, allocate_schedule, check_known_kinds, normalize_kinds
+from .observables import ObservableRequests, ObservableSchedule, allocate_schedule, check_known_kinds, normalize_kinds
 
 if TYPE_CHECKING:
     from newton.solvers import SolverBase
-
-logger = logging.getLogger(__name__)
 
 
 class NewtonObservables(NewtonManagerState):
@@ -70,15 +67,18 @@ class NewtonObservables(NewtonManagerState):
         return frozenset(NewtonManagerState._slots.solver.supported_observables)
 
     @classmethod
-    def _allocate_observables(cls) -> ObservableSchedule | None:
-        """Allocate the observable container of the requested kinds from the solver (``None`` when none).
+    def _allocate_observables(cls, requests: ObservableRequests) -> ObservableSchedule | None:
+        """Allocate the observable container of ``requests`` from the solver (``None`` when nothing is requested).
 
         Runs after :meth:`_initialize_contacts` and before graph capture. A manager with several sub-solvers
         overrides it to route each kind to the sub-solver that produces it.
+
+        Args:
+            requests: The requests of every consumer, unioned (:meth:`request_observables`).
         """
         return allocate_schedule(
             NewtonManagerState._slots.solver,
-            NewtonManagerState._observable_requests,
+            requests,
             NewtonManagerState._contacts,
             solver_name=cls.__name__,
             pipeline=NewtonManagerState._collision_pipeline,

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 import newton
 import warp as wp
@@ -12,11 +10,6 @@ import warp as wp
 from .manager_state import NewtonManagerState
 from .observables import clear_world_rows
 from .pending_kinematics import mark as _mark
-
-if TYPE_CHECKING:
-    pass
-
-logger = logging.getLogger(__name__)
 
 
 class NewtonResets(NewtonManagerState):
@@ -48,7 +41,7 @@ class NewtonResets(NewtonManagerState):
         """
         if NewtonManagerState._model is None:
             return
-        cls._reset_solver_internals()
+        cls.apply_world_resets()
         if NewtonManagerState._pending_fk is not None and NewtonManagerState._pending_fk.apply(
             NewtonManagerState._state_0
         ):
@@ -60,9 +53,23 @@ class NewtonResets(NewtonManagerState):
 
         For writes that go on top of a reset (an env's reset events): the FK of the reset worlds runs once, with
         that of the writes, at the next :meth:`update_kinematics` (before the next step or body read).
+
+        The solver's part is :meth:`_reset_solver_internals`; the manager's part follows it: the reset worlds'
+        articulations are queued for FK, their non-finite flags and observable rows are cleared, and the marks of
+        :meth:`request_world_reset` are cleared. Nothing is read back to the host.
         """
-        if NewtonManagerState._model is not None:
-            cls._reset_solver_internals()
+        if not NewtonManagerState._reset_pending or NewtonManagerState._slots is None:
+            return
+        NewtonManagerState._reset_pending = False
+        mask = NewtonManagerState._reset_world_mask
+        cls._reset_solver_internals(NewtonManagerState._state_0, mask)
+        NewtonManagerState._pending_fk.mark_worlds(mask)
+        NewtonManagerState._world_health.clear(mask)
+        schedule = NewtonManagerState._observable_schedule
+        if schedule is not None:
+            clear_world_rows(schedule.container, NewtonManagerState._model, mask)
+        mask.zero_()
+        NewtonManagerState._state_stamp += 1
 
     @classmethod
     def note_state_write(
@@ -132,21 +139,20 @@ class NewtonResets(NewtonManagerState):
         NewtonManagerState._reset_pending = True
 
     @classmethod
-    def _reset_solver_internals(cls) -> None:
-        """Reset solver-owned data of the worlds marked by :meth:`request_world_reset`."""
-        if not NewtonManagerState._reset_pending or NewtonManagerState._slots is None:
-            return
-        NewtonManagerState._reset_pending = False
-        mask = NewtonManagerState._reset_world_mask
-        NewtonManagerState._slots.solver.reset(NewtonManagerState._state_0, world_mask=mask)
-        if NewtonManagerState._pending_fk is not None:
-            NewtonManagerState._pending_fk.mark_worlds(mask)
-        NewtonManagerState._world_health.clear(mask)
-        schedule = NewtonManagerState._observable_schedule
-        if schedule is not None:
-            clear_world_rows(schedule.container, NewtonManagerState._model, mask)
-        mask.zero_()
-        NewtonManagerState._state_stamp += 1
+    def _reset_solver_internals(cls, state: newton.State, world_mask: wp.array) -> None:
+        """Reset the solver-owned data of the worlds in ``world_mask`` (the solver-specific part of a world reset).
+
+        The base calls ``solver.reset(state, world_mask=world_mask)``, which puts those worlds back at the model's
+        initial state; assets rely on that and write their randomized reset state afterwards. An override keeps
+        that meaning (e.g. resets a second solver too, then calls ``super()``); :meth:`apply_world_resets` does the
+        manager's bookkeeping around it.
+
+        Args:
+            state: The current state (:meth:`get_state_0`), reset in place.
+            world_mask: Bool mask of shape ``(world_count + 1,)`` on the model device; the last entry is the shared
+                world ``-1``.
+        """
+        NewtonManagerState._slots.solver.reset(state, world_mask=world_mask)
 
     @classmethod
     def get_nonfinite_worlds(cls) -> wp.array:

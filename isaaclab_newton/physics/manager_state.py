@@ -18,7 +18,7 @@ from .world_health import WorldHealth
 
 
 class NewtonManagerState(PhysicsManager):
-    """The class-level state of the Newton physics manager, one attribute per piece, and no logic.
+    """The class-level state of the Newton physics manager, one attribute per piece, and its return to defaults.
 
     :class:`~.newton_manager.NewtonManager` and the parts it is composed of (:class:`~.manager_stepping.NewtonStepping`,
     :class:`~.manager_resets.NewtonResets`, :class:`~.manager_observables.NewtonObservables`) read and write these
@@ -68,6 +68,34 @@ class NewtonManagerState(PhysicsManager):
     _scene_data_backend: ClassVar[Any] = None
     _simulation_started: ClassVar[bool] = False
 
-    # ------------------------------------------------------------------------------------------------
-    # Public lifecycle
-    # ------------------------------------------------------------------------------------------------
+    @staticmethod
+    def _drop_solver_state() -> None:
+        """Empty the solver slots and what was made for the solver: graph, observables, collision pipeline."""
+        NewtonManagerState._slots = None
+        NewtonManagerState._graph = None
+        NewtonManagerState._graph_deferred = False
+        NewtonManagerState._observable_schedule = None
+        NewtonManagerState._collision_pipeline = None
+        NewtonManagerState._contacts = None
+        NewtonManagerState._simulation_started = False
+
+    @staticmethod
+    def _clear_scene() -> None:
+        """Drop the scene, everything built from it (the solver too) and the observable requests."""
+        NewtonManagerState._drop_solver_state()
+        NewtonManagerState._builder = None
+        NewtonManagerState._declared_prims = {}
+        NewtonManagerState._model = None
+        NewtonManagerState._scene_index = None
+        NewtonManagerState._state_0 = None
+        NewtonManagerState._state_1 = None
+        NewtonManagerState._control = None
+        NewtonManagerState._external_body_f = None
+        NewtonManagerState._recording_env_step = False
+        NewtonManagerState._recording_clocks = None
+        NewtonManagerState._reset_world_mask = None
+        NewtonManagerState._reset_pending = False
+        NewtonManagerState._pending_fk = None
+        NewtonManagerState._state_stamp += 1
+        NewtonManagerState._world_health = None
+        NewtonManagerState._observable_requests = ObservableRequests()

@@ -10,7 +10,7 @@ from newton.solvers import SolverMuJoCo
 from .mjwarp_manager_cfg import MJWarpSolverCfg
 from .mujoco_substep import step_mujoco
 from .newton_manager import NewtonManager
-from .newton_solver_cfg import NewtonSolverCfg
+from .newton_solver_cfg import NewtonSolverCfg, cfg_kwargs
 from .solver_slots import SolverSlots
 
 _OPTIONAL_KWARGS = (
@@ -36,7 +36,7 @@ class NewtonMJWarpManager(NewtonManager):
 
     @classmethod
     def _create_solver(cls, model: newton.Model, solver_cfg: MJWarpSolverCfg) -> SolverMuJoCo:
-        kwargs = {name: getattr(solver_cfg, name) for name in _OPTIONAL_KWARGS if getattr(solver_cfg, name) is not None}
+        kwargs = cfg_kwargs(solver_cfg, optional=_OPTIONAL_KWARGS)
         if solver_cfg.ls_parallel:
             raise ValueError(
                 "MJWarpSolverCfg.ls_parallel=True cannot be honoured: MuJoCo Warp 3.9.1 removed the parallel line"

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import newton
-import numpy as np
 import warp as wp
 from newton.solvers import SolverImplicitMPM
 
+from .model_checks import has_dynamic_bodies
 from .mpm_manager_cfg import MPMSolverCfg
 from .newton_manager import NewtonManager
-from .newton_solver_cfg import NewtonSolverCfg
+from .newton_solver_cfg import NewtonSolverCfg, cfg_kwargs
 from .solver_slots import SolverSlots
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ class NewtonMPMManager(NewtonManager):
                     f"reset_solver_state(world_mask=...) needs a wp.bool array of shape {expected} (one entry per"
                     f" world plus the shared world), got a {got}; build it with wp.from_torch(mask, dtype=wp.bool)."
                 )
-        solver.reset(NewtonManager._state_0, world_mask=world_mask, flags=flags)
+        solver.reset(NewtonManager.get_state_0(), world_mask=world_mask, flags=flags)
         NewtonManager.note_state_write()
 
     @classmethod
@@ -115,14 +115,14 @@ class NewtonMPMManager(NewtonManager):
                 " which is CUDA-only. On CPU set separate_worlds=False (one grid shared by all worlds; keep the envs"
                 " farther apart than a few voxels)."
             )
-        config = SolverImplicitMPM.Config(**{name: getattr(solver_cfg, name) for name in _CONFIG_FIELDS})
+        config = SolverImplicitMPM.Config(**cfg_kwargs(solver_cfg, _CONFIG_FIELDS))
         solver_type = _ProjectingImplicitMPM if solver_cfg.project_outside_colliders else SolverImplicitMPM
         return solver_type(model, config)
 
     @classmethod
     def _build_solver(cls, model: newton.Model, solver_cfg: MPMSolverCfg) -> SolverSlots:
         # Alone, MPM moves particles only; inside a coupler other entries integrate the bodies.
-        if model.body_count and np.any(model.body_inv_mass.numpy() > 0.0):
+        if has_dynamic_bodies(model):
             raise ValueError(
                 "The MPM manager integrates particles only, but the model has dynamic rigid bodies that would never"
                 " move. Give them zero mass (static/kinematic colliders) or use a coupled manager."

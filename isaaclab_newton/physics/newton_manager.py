@@ -24,7 +24,6 @@ from .newton_manager_cfg import (
     collision_pipeline_kwargs,
 )
 from .newton_solver_cfg import NewtonSolverCfg
-from .observables import ObservableRequests
 from .pending_kinematics import PendingKinematics
 from .scene_data import NewtonSceneDataBackend
 from .scene_index import PrimEntities, SceneIndex
@@ -65,7 +64,7 @@ class NewtonManager(NewtonStepping, NewtonResets, NewtonObservables):
             raise TypeError(f"{cls.__name__} needs SimulationCfg.physics to be a NewtonCfg, got {type(cfg).__name__}.")
         if sim_context.physics_manager == f"{cls.__module__}:{cls.__qualname__}":  # the config's lazy class name
             sim_context.physics_manager = cls  # that string re-resolves the class on every access, several per step
-        NewtonManager._clear_scene()
+        NewtonManagerState._clear_scene()
         NewtonManagerState._gravity = tuple(float(g) for g in sim_context.cfg.gravity)
         NewtonManagerState._solver_cfg = cfg.solver_cfg
         NewtonManagerState._num_substeps = check_num_substeps(cfg.num_substeps)
@@ -177,7 +176,7 @@ class NewtonManager(NewtonStepping, NewtonResets, NewtonObservables):
         NewtonManagerState._solver_dt = dt / NewtonManagerState._num_substeps
         NewtonManagerState._collision_pipeline, NewtonManagerState._contacts = cls._initialize_contacts(solver_cfg)
         try:
-            NewtonManagerState._observable_schedule = cls._allocate_observables()
+            NewtonManagerState._observable_schedule = cls._allocate_observables(NewtonManagerState._observable_requests)
         except Exception:
             # Do not leave a solver that would step without the requested observables.
             cls._release_solver()
@@ -218,7 +217,7 @@ class NewtonManager(NewtonStepping, NewtonResets, NewtonObservables):
     def clear(cls) -> None:
         """Release the solver, model and all class-level state, including observable requests."""
         cls._release_solver()
-        NewtonManager._clear_scene()
+        NewtonManagerState._clear_scene()
 
     @classmethod
     def get_model(cls) -> newton.Model | None:
@@ -255,6 +254,12 @@ class NewtonManager(NewtonStepping, NewtonResets, NewtonObservables):
     def get_contacts(cls) -> newton.Contacts | None:
         """Return the contacts passed to the solver."""
         return NewtonManagerState._contacts
+
+    @classmethod
+    def get_collision_pipeline(cls) -> newton.CollisionPipeline | None:
+        """Return the collision pipeline the manager runs before the substeps (``None`` where the solver collides
+        itself or has no contacts)."""
+        return NewtonManagerState._collision_pipeline
 
     @classmethod
     def get_solver(cls) -> SolverBase | None:
@@ -378,38 +383,7 @@ class NewtonManager(NewtonStepping, NewtonResets, NewtonObservables):
     def _release_solver(cls) -> None:
         if NewtonManagerState._slots is not None or NewtonManagerState._model is not None:
             cls._solver_specific_clear()
-        NewtonManager._drop_solver_state()
-
-    @staticmethod
-    def _drop_solver_state() -> None:
-        """Empty the solver slots and what was made for the solver: graph, observables, collision pipeline."""
-        NewtonManagerState._slots = None
-        NewtonManagerState._graph = None
-        NewtonManagerState._graph_deferred = False
-        NewtonManagerState._observable_schedule = None
-        NewtonManagerState._collision_pipeline = None
-        NewtonManagerState._contacts = None
-        NewtonManagerState._simulation_started = False
-
-    @staticmethod
-    def _clear_scene() -> None:
-        NewtonManager._drop_solver_state()
-        NewtonManagerState._builder = None
-        NewtonManagerState._declared_prims = {}
-        NewtonManagerState._model = None
-        NewtonManagerState._scene_index = None
-        NewtonManagerState._state_0 = None
-        NewtonManagerState._state_1 = None
-        NewtonManagerState._control = None
-        NewtonManagerState._external_body_f = None
-        NewtonManagerState._recording_env_step = False
-        NewtonManagerState._recording_clocks = None
-        NewtonManagerState._reset_world_mask = None
-        NewtonManagerState._reset_pending = False
-        NewtonManagerState._pending_fk = None
-        NewtonManagerState._state_stamp += 1
-        NewtonManagerState._world_health = None
-        NewtonManagerState._observable_requests = ObservableRequests()
+        NewtonManagerState._drop_solver_state()
 
 
 def _stage_has_physics(stage: Any) -> bool:

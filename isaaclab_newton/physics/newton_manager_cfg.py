@@ -11,7 +11,7 @@ from isaaclab.utils import configclass
 
 from .builder_defaults_cfg import NewtonShapeCfg, NewtonSoftContactCfg
 from .mjwarp_manager_cfg import MJWarpSolverCfg
-from .newton_solver_cfg import NewtonSolverCfg
+from .newton_solver_cfg import NewtonSolverCfg, cfg_kwargs
 
 if TYPE_CHECKING:
     from .newton_manager import NewtonManager
@@ -184,6 +184,7 @@ def check_nonfinite_log_interval(value: Any) -> int:
     return int(value)
 
 
+_PIPELINE_FIELDS = ("reduce_contacts", "enable_rigid_soft_full_surface_contact")
 _PIPELINE_OPTIONAL_FIELDS = (
     "rigid_contact_max",
     "soft_contact_max",
@@ -195,12 +196,4 @@ _PIPELINE_OPTIONAL_FIELDS = (
 
 def collision_pipeline_kwargs(cfg: NewtonCollisionPipelineCfg) -> dict[str, Any]:
     """Keyword arguments of ``newton.CollisionPipeline`` from ``cfg`` (the optional fields only where set)."""
-    kwargs: dict[str, Any] = {
-        "reduce_contacts": cfg.reduce_contacts,
-        "enable_rigid_soft_full_surface_contact": cfg.enable_rigid_soft_full_surface_contact,
-    }
-    for name in _PIPELINE_OPTIONAL_FIELDS:
-        value = getattr(cfg, name)
-        if value is not None:
-            kwargs[name] = value
-    return kwargs
+    return cfg_kwargs(cfg, _PIPELINE_FIELDS, optional=_PIPELINE_OPTIONAL_FIELDS)

@@ -6,6 +6,7 @@ import newton
 from newton.solvers import SolverSemiImplicit
 
 from .newton_manager import NewtonManager
+from .newton_solver_cfg import cfg_kwargs
 from .semi_implicit_manager_cfg import SemiImplicitSolverCfg
 from .solver_slots import SolverSlots
 
@@ -27,7 +28,7 @@ class NewtonSemiImplicitManager(NewtonManager):
         for name in ("joint_attach_ke", "joint_attach_kd"):
             if getattr(solver_cfg, name) < 0.0:
                 raise ValueError(f"SemiImplicitSolverCfg.{name} must be >= 0, got {getattr(solver_cfg, name)}.")
-        return SolverSemiImplicit(model, **{name: getattr(solver_cfg, name) for name in _KWARGS})
+        return SolverSemiImplicit(model, **cfg_kwargs(solver_cfg, _KWARGS))
 
     @classmethod
     def _build_solver(cls, model: newton.Model, solver_cfg: SemiImplicitSolverCfg) -> SolverSlots:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import newton
-import numpy as np
 from newton.solvers import SolverVBD
 
+from .model_checks import has_dynamic_bodies
 from .newton_manager import NewtonManager
-from .newton_solver_cfg import NewtonSolverCfg
+from .newton_solver_cfg import NewtonSolverCfg, cfg_kwargs
 from .solver_slots import SolverSlots
 from .vbd_manager_cfg import VBDSolverCfg
 
@@ -42,15 +42,11 @@ class NewtonVBDManager(NewtonManager):
     def _create_solver(cls, model: newton.Model, solver_cfg: VBDSolverCfg) -> SolverVBD:
         if solver_cfg.iterations is not None and solver_cfg.iterations < 1:
             raise ValueError(f"VBDSolverCfg.iterations must be >= 1 or None, got {solver_cfg.iterations}.")
-        kwargs = {name: getattr(solver_cfg, name) for name in _KWARGS}
-        kwargs.update(
-            {name: getattr(solver_cfg, name) for name in _OPTIONAL_KWARGS if getattr(solver_cfg, name) is not None}
-        )
-        return SolverVBD(model, **kwargs)
+        return SolverVBD(model, **cfg_kwargs(solver_cfg, _KWARGS, optional=_OPTIONAL_KWARGS))
 
     @classmethod
     def _build_solver(cls, model: newton.Model, solver_cfg: VBDSolverCfg) -> SolverSlots:
-        if solver_cfg.integrate_with_external_rigid_solver and _has_dynamic_bodies(model):
+        if solver_cfg.integrate_with_external_rigid_solver and has_dynamic_bodies(model):
             raise ValueError(
                 "VBDSolverCfg(integrate_with_external_rigid_solver=True) leaves rigid bodies to another solver, but"
                 " the standalone VBD manager has none: the model's dynamic bodies would never move. Set it to False,"
@@ -66,9 +62,3 @@ class NewtonVBDManager(NewtonManager):
         if builder.particle_count or builder.body_count:
             include_bending = bool(getattr(solver_cfg, "color_include_bending", False))
             builder.color(include_bending=include_bending)
-
-
-def _has_dynamic_bodies(model: newton.Model) -> bool:
-    if not model.body_count:
-        return False
-    return bool(np.any(model.body_inv_mass.numpy() > 0.0))

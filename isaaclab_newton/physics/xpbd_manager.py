@@ -6,6 +6,7 @@ import newton
 from newton.solvers import SolverXPBD
 
 from .newton_manager import NewtonManager
+from .newton_solver_cfg import cfg_kwargs
 from .solver_slots import SolverSlots
 from .xpbd_manager_cfg import XPBDSolverCfg
 
@@ -28,7 +29,7 @@ class NewtonXPBDManager(NewtonManager):
     def _create_solver(cls, model: newton.Model, solver_cfg: XPBDSolverCfg) -> SolverXPBD:
         if solver_cfg.iterations < 1:
             raise ValueError(f"XPBDSolverCfg.iterations must be >= 1, got {solver_cfg.iterations}.")
-        return SolverXPBD(model, **{name: getattr(solver_cfg, name) for name in _KWARGS})
+        return SolverXPBD(model, **cfg_kwargs(solver_cfg, _KWARGS))
 
     @classmethod
     def _build_solver(cls, model: newton.Model, solver_cfg: XPBDSolverCfg) -> SolverSlots:

@@ -52,7 +52,7 @@ def _run(
         return {
             "returned": returned,
             "counters": counters,
-            "sim_time": PhysicsManager._sim_time,
+            "sim_time": PhysicsManager.get_simulation_time(),
             "graph": env._step_graph is not None,
             "reason": env.step_graph_unavailable_reason(),
         }

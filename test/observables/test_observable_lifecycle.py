@@ -132,7 +132,7 @@ def test_native_mujoco_contacts_size_export_storage(make_sim):
     sim.reset()
     contacts = NewtonManager.get_contacts()
     solver = NewtonManager.get_solver()
-    assert NewtonManager._collision_pipeline is None
+    assert NewtonManager.get_collision_pipeline() is None
     assert (contacts.rigid_contact_max, contacts.soft_contact_max) == (solver.get_max_contact_count(), 0)
     assert NewtonManager.get_observables().contacts is contacts
     for _ in range(5):

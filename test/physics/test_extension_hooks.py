@@ -1,9 +1,11 @@
-"""The seeds' optional hooks of the extension contract run where the contract says (CPU, XPBD)."""
+"""The extension contract's optional hooks run where the contract says, with their data as arguments (CPU, XPBD)."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+import newton
+import warp as wp
 from isaaclab.utils import configclass
 from newton.solvers import SolverXPBD
 
@@ -11,11 +13,15 @@ from isaaclab_newton.physics import NewtonManager, NewtonSolverCfg, SolverSlots
 
 from . import scenes
 
+NUM_WORLDS = 3
+
 
 class NewtonHookedManager(NewtonManager):
-    """Defers graph capture to the first step and counts the status checks after each step."""
+    """Defers graph capture to the first step and records what its hooks are called with."""
 
     status_checks: ClassVar[list[int]] = []
+    reset_masks: ClassVar[list[list[bool]]] = []
+    allocated_kinds: ClassVar[list[frozenset[str]]] = []
 
     @classmethod
     def _build_solver(cls, model, solver_cfg) -> SolverSlots:
@@ -28,6 +34,16 @@ class NewtonHookedManager(NewtonManager):
     @classmethod
     def _check_solver_status(cls) -> None:
         cls.status_checks.append(NewtonManager.get_state_stamp())
+
+    @classmethod
+    def _reset_solver_internals(cls, state, world_mask) -> None:
+        cls.reset_masks.append(world_mask.numpy().tolist())
+        super()._reset_solver_internals(state, world_mask)
+
+    @classmethod
+    def _allocate_observables(cls, requests):
+        cls.allocated_kinds.append(requests.all)
+        return super()._allocate_observables(requests)
 
 
 @configclass
@@ -56,3 +72,28 @@ def test_status_check_runs_once_per_step(make_sim):
         sim.step(render=False)
         stamps.append(NewtonManager.get_state_stamp())
     assert NewtonHookedManager.status_checks == stamps
+
+
+def test_world_reset_hook_gets_the_marked_worlds_once(make_sim):
+    """_reset_solver_internals(state, world_mask) gets the requested worlds, and the base clears the marks after it."""
+    NewtonHookedManager.reset_masks = []
+    sim = make_sim(_HookedCfg())
+    box = newton.ModelBuilder()
+    body = box.add_body(xform=wp.transform((0.0, 0.0, 0.3), wp.quat_identity()), label="box")
+    box.add_shape_box(body, hx=0.1, hy=0.1, hz=0.1)
+    NewtonManager.create_builder().replicate(box, NUM_WORLDS)
+    sim.reset()
+    NewtonManager.request_world_reset([1])
+    sim.step(render=False)
+    sim.step(render=False)
+    assert NewtonHookedManager.reset_masks == [[False, True, False, False]], "world 1 once; the last entry is world -1"
+
+
+def test_observables_hook_gets_the_requests(make_sim):
+    """_allocate_observables(requests) gets the union of the cfg's and the consumers' requested kinds."""
+    NewtonHookedManager.allocated_kinds = []
+    sim = make_sim(_HookedCfg(), observables=("contact_f",))
+    scenes.add_dropped_box(NewtonManager.create_builder())
+    NewtonManager.request_observables({"body_parent_f"})
+    sim.reset()
+    assert NewtonHookedManager.allocated_kinds == [frozenset({"contact_f", "body_parent_f"})]

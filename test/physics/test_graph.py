@@ -12,22 +12,20 @@ from . import scenes
 
 def test_recording_restores_time_and_replayed_steps_advance_it(make_sim):
     """Steps inside ``recording_env_step()`` leave the clock as it was; ``note_replayed_steps(n)`` adds n*dt."""
-    from isaaclab.physics import PhysicsManager
-
     sim = make_sim(MJWarpSolverCfg(), use_cpu_graph=False)
     scenes.add_dropped_box(NewtonManager.create_builder(), height=0.5)
     sim.reset()
     sim.step(render=False)
     dt = NewtonManager.get_physics_dt()
-    start = PhysicsManager._sim_time
+    start = NewtonManager.get_simulation_time()
     with NewtonManager.recording_env_step() as clocks:
         NewtonManager.step()
         NewtonManager.step()
-        assert PhysicsManager._sim_time == pytest.approx(start + 2 * dt)
+        assert NewtonManager.get_simulation_time() == pytest.approx(start + 2 * dt)
     assert isinstance(clocks, ReplayedClocks)
-    assert PhysicsManager._sim_time == start, "recorded steps advance the clock when their graph is replayed"
+    assert NewtonManager.get_simulation_time() == start, "recorded steps advance the clock when their graph is replayed"
     NewtonManager.note_replayed_steps(2)
-    assert PhysicsManager._sim_time == pytest.approx(start + 2 * dt)
+    assert NewtonManager.get_simulation_time() == pytest.approx(start + 2 * dt)
 
 
 def test_replayed_clocks_keep_their_offset_to_the_simulation_time():

@@ -36,7 +36,7 @@ def test_own_collision_detector_rests_box_without_manager_pipeline(make_sim):
     sim = make_sim(KaminoSolverCfg(use_collision_detector=True))
     body = scenes.add_dropped_box(NewtonManager.create_builder(), height=0.15)
     sim.reset()
-    assert NewtonManager._collision_pipeline is None and NewtonManager.get_contacts() is None
+    assert NewtonManager.get_collision_pipeline() is None and NewtonManager.get_contacts() is None
     for _ in range(60):
         sim.step(render=False)
     state = NewtonManager.get_state_0()

@@ -100,18 +100,18 @@ def _raw_xpbd_drop(num_substeps: int, steps: int, dt: float) -> np.ndarray:
 
 @pytest.mark.parametrize("num_substeps", [2, 3])
 def test_substeps_leave_result_in_state_0(make_sim, num_substeps):
-    """Odd and even substep counts leave the result in the same NewtonManager._state_0 object, equal to a raw loop."""
+    """Odd and even substep counts leave the result in the same get_state_0() object, equal to a raw loop."""
     dt, steps = 1.0 / 60.0, 12
     sim = make_sim(XPBDSolverCfg(iterations=2), dt=dt, num_substeps=num_substeps)
     scenes.add_dropped_box(NewtonManager.create_builder(), height=0.12)
     sim.reset()
-    state = NewtonManager._state_0
+    state = NewtonManager.get_state_0()
     for _ in range(steps):
         sim.step(render=False)
-        assert NewtonManager._state_0 is state
+        assert NewtonManager.get_state_0() is state
     expected = _raw_xpbd_drop(num_substeps, steps, dt)
     assert expected[0, 2] < 0.11  # the box fell and touched the ground within the run
-    np.testing.assert_array_equal(NewtonManager._state_0.body_q.numpy(), expected)
+    np.testing.assert_array_equal(NewtonManager.get_state_0().body_q.numpy(), expected)
 
 
 def test_hard_reset_refinalizes_the_model(make_sim):

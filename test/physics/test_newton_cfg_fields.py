@@ -74,7 +74,7 @@ def test_collision_pipeline_cfg_reaches_newton_pipeline(make_sim, pipeline_kwarg
     assert pipeline_kwargs[-1]["rigid_contact_max"] == 321
     assert pipeline_kwargs[-1]["broad_phase"] == "sap"
     assert pipeline_kwargs[-1]["max_triangle_pairs"] == 5000
-    assert NewtonManager._collision_pipeline.rigid_contact_max == 321
+    assert NewtonManager.get_collision_pipeline().rigid_contact_max == 321
 
 
 def test_collision_decimation_collides_every_nth_substep(make_sim, monkeypatch):
@@ -82,7 +82,7 @@ def test_collision_decimation_collides_every_nth_substep(make_sim, monkeypatch):
     sim = make_sim(XPBDSolverCfg(), num_substeps=4, collision_decimation=2, use_cpu_graph=False)
     scenes.add_dropped_box(NewtonManager.create_builder())
     sim.reset()
-    pipeline = NewtonManager._collision_pipeline
+    pipeline = NewtonManager.get_collision_pipeline()
     calls = []
     original = pipeline.collide
     monkeypatch.setattr(pipeline, "collide", lambda *a, **k: (calls.append(1), original(*a, **k))[1])
