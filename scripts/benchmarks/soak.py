@@ -72,6 +72,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar=("LOW", "HIGH"),
         help="Interval range [s] of the task's push_robot event (default: the task's own).",
     )
+    parser.add_argument(
+        "--mask_reset_on_cpu",
+        action="store_true",
+        help="On CPU, reset by mask as on CUDA (the env's mask_reset_on_cpu) instead of through core's index path.",
+    )
     parser.add_argument("--json", default=None, help="Write the report as JSON to this path.")
     return parser
 
@@ -106,6 +111,8 @@ def main() -> int:
         push.interval_range_s = tuple(args.push_interval_s)
     env = gym.make(args.task, cfg=cfg)
     unwrapped = env.unwrapped
+    if args.mask_reset_on_cpu:
+        unwrapped.mask_reset_on_cpu = True
     rng = np.random.default_rng(args.seed)
     torch.manual_seed(args.seed)
     model = NewtonManager.get_model()
