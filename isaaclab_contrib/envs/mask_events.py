@@ -131,7 +131,7 @@ def apply_external_force_torque_mask(
         torque_range: Range of each torque component [N m].
         asset_cfg: The asset and its bodies (default: every body of the entity ``"robot"``).
     """
-    if force_range == (0.0, 0.0) and torque_range == (0.0, 0.0):
+    if not any(force_range) and not any(torque_range):
         return
     asset = env.scene[_DEFAULT_ASSET if asset_cfg is None else asset_cfg.name]
     size = (asset.num_instances, asset.num_bodies, 3)

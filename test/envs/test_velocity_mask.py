@@ -60,3 +60,27 @@ def test_reset_places_the_masked_robots_around_their_origins(env):
     command = env.command_manager.get_term("base_velocity")
     assert command.command_counter[mask].tolist() == [1, 1]
     assert (command.time_left[mask] == 10.0).all()
+
+
+def test_external_force_is_set_for_the_masked_envs_and_bodies_only(env):
+    """A nonzero force range sets the trunk's permanent force of envs 0 and 1 within range; other envs and bodies 0."""
+    import warp as wp
+    from isaaclab.managers import SceneEntityCfg
+
+    from isaaclab_contrib.envs.mask_events import apply_external_force_torque_mask
+
+    robot = env.scene["robot"]
+    asset_cfg = SceneEntityCfg("robot", body_names="trunk")
+    asset_cfg.resolve(env.scene)
+    composer = robot.permanent_wrench_composer
+    mask = torch.tensor([True, True, False, False])
+    try:
+        apply_external_force_torque_mask(env, mask, (1.0, 2.0), (0.0, 0.0), asset_cfg=asset_cfg)
+        force = wp.to_torch(composer._local_force_b)
+        trunk = asset_cfg.body_ids[0]
+        assert ((force[mask, trunk] >= 1.0) & (force[mask, trunk] <= 2.0)).all()
+        others = torch.ones(robot.num_bodies, dtype=torch.bool)
+        others[trunk] = False
+        assert not force[~mask].any() and not force[mask][:, others].any()
+    finally:
+        composer.reset()
