@@ -25,10 +25,11 @@ How a step is run:
   state outside ``env.step()``, call :meth:`GraphStepMixin.discard_step_graph` (``env.reset()`` does).
 
 Steps run eagerly (core's path, nothing recorded) on CPU, without ``NewtonCfg.use_cuda_graph``, where the mask
-reset does not apply, while rendering or recording video, with interval events (their timers branch on the host),
-with ``NewtonCfg.debug_mode``, with actuator groups whose compute binds new state tensors every step (core's MLP
-actuator network), and when :attr:`GraphStepMixin.capture_env_step` is ``False``. A reset
-requested from a UI control runs that step eagerly and records the graph again.
+reset does not apply, while rendering or recording video, with interval events the env does not run by mask
+(:attr:`~.mask_reset.MaskResetMixin.interval_events_by_mask`: core's timers branch on the host), with
+``NewtonCfg.debug_mode``, with actuator groups whose compute binds new state tensors every step (core's MLP
+actuator network), and when :attr:`GraphStepMixin.capture_env_step` is ``False``. A reset requested from a UI
+control runs that step eagerly and records the graph again.
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ class GraphStepMixin(MaskResetMixin):
             return f"no mask reset: {reason}"
         if self.sim.is_rendering or self.video_recorders:
             return "rendering or recording video"
-        if self.cfg.events and "interval" in self.event_manager.available_modes:
+        if not self.interval_events_by_mask and self.cfg.events and "interval" in self.event_manager.available_modes:
             return "interval events are configured (their timers branch on the host)"
         if getattr(self.cfg.sim.physics, "debug_mode", False):
             return "NewtonCfg.debug_mode reads solver state on the host after each physics step"

@@ -2,16 +2,19 @@
 
 Core's :meth:`~isaaclab.envs.ManagerBasedRLEnv.step` turns the done flags into env indices with ``nonzero`` (a host
 sync on CUDA) and resets those envs through the managers. :class:`ManagerMaskResetMixin` runs the same step with
-the done flags kept as a bool mask: the scene's assets and sensors reset by mask, each reset event runs in its mask
-form (:mod:`.mask_events`), the action and observation managers reset by mask (core's own terms accept one), and
-the reward and termination managers' episode logs are computed on the device for the masked envs
-(:mod:`.episode_log`). Nothing is read on the host, so :class:`ManagerBasedRLEnvOnNewton` can record the whole step
-with :class:`.graph_step.GraphStepMixin`.
+the done flags kept as a bool mask: the curriculum moves the masked envs in its mask form (:mod:`.mask_curriculum`),
+the scene's assets and sensors reset by mask, each reset event runs in its mask form (:mod:`.mask_events`), the
+action and observation managers reset by mask (core's own terms accept one), the command terms reset and resample
+in their mask forms (:mod:`.mask_commands`), interval events run by device timers (:mod:`.mask_intervals`), and the
+reward and termination managers' episode logs are computed on the device for the masked envs (:mod:`.episode_log`).
+Nothing is read on the host, so :class:`ManagerBasedRLEnvOnNewton` can record the whole step with
+:class:`.graph_step.GraphStepMixin`.
 
 Where a configuration holds something the mask path cannot serve, the env runs core's step unchanged and
-:meth:`ManagerMaskResetMixin.mask_reset_unavailable_reason` says why: curriculum, command or recorder terms,
-interval events, reset events without a mask form or with ``min_step_count_between_reset``, class-based reward,
-termination, observation or event terms, observation delays, histories or modifiers, action terms with their own
+:meth:`ManagerMaskResetMixin.mask_reset_unavailable_reason` says why: recorder terms, curriculum, command, reset or
+interval event terms without a mask form, global-time interval events, reset events with
+``min_step_count_between_reset``, class-based reward, termination, observation or curriculum terms, class-based
+event terms with their own reset, observation delays, histories or modifiers, action terms with their own
 reset, final observations, RTX rerenders on reset; and CPU simulations unless
 :attr:`~.mask_reset.MaskResetMixin.mask_reset_on_cpu` is set (see :mod:`.mask_reset`). The manager terms are
 inspected once, on the first step; terms changed after that are not looked at again.
@@ -29,7 +32,10 @@ from isaaclab.managers import ActionTerm
 
 from .episode_log import MaskedEpisodeLog
 from .graph_step import GraphStepMixin
+from .mask_commands import MaskedCommands, command_terms_mask_reason
+from .mask_curriculum import MaskedCurriculum, curriculum_terms_mask_reason
 from .mask_events import mask_event_form, run_reset_events_mask
+from .mask_intervals import apply_interval_events_mask, event_terms_mask_reason, reset_event_manager_mask
 from .mask_reset import MaskResetMixin
 from .nonfinite import NonfiniteGuardMixin
 
@@ -43,10 +49,14 @@ class ManagerMaskResetMixin(MaskResetMixin):
     Put it before :class:`~isaaclab.envs.ManagerBasedRLEnv` in the bases.
     """
 
+    interval_events_by_mask = True
+
     def __init__(self, cfg, render_mode: str | None = None, **kwargs):
         super().__init__(cfg, render_mode, **kwargs)
         self._manager_mask_reason: tuple[str | None] | None = None
         self._episode_log: MaskedEpisodeLog | None = None
+        self._masked_commands: MaskedCommands | None = None
+        self._masked_curriculum: MaskedCurriculum | None = None
 
     def mask_reset_unavailable_reason(self) -> str | None:
         """Why steps reset through core's index path instead of by mask, or ``None`` when they reset by mask."""
@@ -59,23 +69,28 @@ class ManagerMaskResetMixin(MaskResetMixin):
 
     def _manager_terms_reason(self) -> str | None:
         """The first manager term the mask path cannot serve, as a sentence, or ``None``."""
-        for name in ("curriculum_manager", "command_manager", "recorder_manager"):
-            if getattr(self, name).active_terms:
-                return f"{name} has terms (their resets take env indices)"
+        if self.recorder_manager.active_terms:
+            return "recorder_manager has terms (their hooks take env indices)"
+        reason = curriculum_terms_mask_reason(self.curriculum_manager) or command_terms_mask_reason(
+            self.command_manager
+        )
+        if reason is not None:
+            return reason
         events = self.event_manager
-        if "interval" in events.available_modes:
-            return "interval events are configured (their timers branch on the host)"
-        if any(events._mode_class_term_cfgs.values()):
-            return "an event term is a class (its reset takes env indices)"
+        reason = event_terms_mask_reason(events)
+        if reason is not None:
+            return reason
         for term_name, term_cfg in zip(
             events.active_terms.get("reset", []), events._mode_term_cfgs.get("reset", []), strict=True
         ):
             if term_cfg.min_step_count_between_reset:
                 return f"reset event '{term_name}' sets min_step_count_between_reset"
             if mask_event_form(term_cfg.func) is None:
+                func = term_cfg.func
+                name = getattr(func, "__name__", type(func).__name__)
                 return (
-                    f"reset event '{term_name}' ({term_cfg.func.__name__}) has no mask form (set"
-                    f" {term_cfg.func.__name__}.mask_form, see mask_events.mask_event_form)"
+                    f"reset event '{term_name}' ({name}) has no mask form (set {name}.mask_form, see"
+                    " mask_events.mask_event_form)"
                 )
         if self.reward_manager._class_term_cfgs or self.termination_manager._class_term_cfgs:
             return "a reward or termination term is a class (its reset takes env indices)"
@@ -122,29 +137,49 @@ class ManagerMaskResetMixin(MaskResetMixin):
             manual = ~self._reset_mask
             self.reset_terminated |= manual
             self._reset_masked(manual)
-        self.command_manager.compute(dt=self.step_dt)
+        self._commands_mask().compute(dt=self.step_dt)
+        if "interval" in self.event_manager.active_terms:
+            apply_interval_events_mask(self, dt=self.step_dt)
         for recorder in self.video_recorders:
             recorder.step()
         self.obs_buf = self.observation_manager.compute(update_history=True)
         return self.obs_buf, self.reward_buf, self.reset_terminated, self.reset_time_outs, self.extras
 
+    def _reset_masked_sim(self, mask: torch.Tensor) -> None:
+        """The curriculum on the masked envs' last state (before their assets reset, as in core), then the reset."""
+        if self._masked_curriculum is None:
+            self._masked_curriculum = MaskedCurriculum(self.curriculum_manager)
+        self._masked_curriculum.compute(self, mask)
+        super()._reset_masked_sim(mask)
+
     def _write_masked_sim_state(self, mask: torch.Tensor) -> None:
         """The reset events in their mask forms, in the order core applies them (joint resets grouped)."""
         run_reset_events_mask(self, mask, self.event_manager._mode_term_cfgs.get("reset", []))
 
+    def _commands_mask(self) -> MaskedCommands:
+        """The command manager's mask form (made on first use)."""
+        if self._masked_commands is None:
+            self._masked_commands = MaskedCommands(self.command_manager)
+        return self._masked_commands
+
     def _reset_masked_task(self, mask: torch.Tensor) -> None:
-        """Action and observation managers reset by mask; episode sums logged and cleared for the masked envs."""
+        """Observation, action, reward, command, event and termination managers reset by mask (in core's order);
+        episode sums and command metrics logged and cleared for the masked envs."""
         self.observation_manager.reset(mask)
         self.action_manager.reset(mask)
+        commands = self._commands_mask()
+        commands.reset(mask)
+        reset_event_manager_mask(self, mask)
         rewards, terminations = self.reward_manager, self.termination_manager
         log = self._episode_log
         if log is None:
             log = self._episode_log = MaskedEpisodeLog(rewards._term_names, terminations._term_names, self.device)
         log.update(mask, rewards._episode_sum_buf, terminations._last_episode_dones, self.max_episode_length_s)
+        views = log.views | commands.log | self._masked_curriculum.log
         extras_log = self.extras.setdefault("log", {})
-        first = next(iter(log.views), None)
-        if first is not None and extras_log.get(first) is not log.views[first]:
-            extras_log.update(log.views)  # core's index reset (``env.reset()``) put a new log dict in place
+        first = next(iter(views), None)
+        if first is not None and extras_log.get(first) is not views[first]:
+            extras_log.update(views)  # core's index reset (``env.reset()``) put a new log dict in place
 
 
 class ManagerBasedRLEnvOnNewton(NonfiniteGuardMixin, GraphStepMixin, ManagerMaskResetMixin, ManagerBasedRLEnv):

@@ -1,4 +1,4 @@
-"""Mask forms of Isaac Lab's reset events: the same randomization, applied to the envs set in a bool mask.
+"""Mask forms of Isaac Lab's reset and interval events: the same randomization, applied to the envs set in a bool mask.
 
 Core's reset events (:mod:`isaaclab.envs.mdp.events`) take env indices, which a step turns from its done flags
 with ``nonzero`` (a host sync on CUDA). A mask form takes the done mask instead: it samples for every env and
@@ -23,6 +23,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 import isaaclab.envs.mdp as mdp
+import isaaclab.utils.math as math_utils
 import torch
 import warp as wp
 from isaaclab.managers import SceneEntityCfg
@@ -74,6 +75,109 @@ def reset_joints_by_scale_mask(
     _apply_joint_resets(env, env_mask, [_JointReset(asset_cfg, True, position_range, velocity_range)], slot=None)
 
 
+_AXES = ("x", "y", "z", "roll", "pitch", "yaw")
+"""The keys of core's pose and velocity range dicts, in the order of a root pose offset or root velocity."""
+
+
+def reset_root_state_uniform_mask(
+    env: Any,
+    env_mask: torch.Tensor,
+    pose_range: dict[str, tuple[float, float]],
+    velocity_range: dict[str, tuple[float, float]],
+    asset_cfg: SceneEntityCfg | None = None,
+) -> None:
+    """Mask form of :class:`isaaclab.envs.mdp.reset_root_state_uniform`: default root state plus uniform offsets.
+
+    The position is the default root position plus the env origin (the terrain's, after a curriculum move) plus an
+    offset; the orientation is the default one turned by sampled roll, pitch and yaw; the velocity is the default
+    one plus an offset.
+
+    Args:
+        env: The manager-based environment.
+        env_mask: Envs to reset, bool of shape (num_envs,).
+        pose_range: Offset ranges of the root pose per key of ``x, y, z`` [m] and ``roll, pitch, yaw`` [rad].
+        velocity_range: Offset ranges of the root velocity per key [m/s, rad/s]; missing keys are 0.
+        asset_cfg: The asset (default: the entity ``"robot"``, as in core).
+    """
+    asset = env.scene[_DEFAULT_ASSET if asset_cfg is None else asset_cfg.name]
+    num_envs = asset.num_instances
+    default_pose = asset.data.default_root_pose.torch
+    offset = math_utils.sample_uniform_from_ranges(pose_range, _AXES, num_envs, asset.device)
+    position = default_pose[:, 0:3] + env.scene.env_origins + offset[:, 0:3]
+    turn = math_utils.quat_from_euler_xyz(offset[:, 3], offset[:, 4], offset[:, 5])
+    orientation = math_utils.quat_mul(default_pose[:, 3:7], turn)
+    velocity = asset.data.default_root_vel.torch + math_utils.sample_uniform_from_ranges(
+        velocity_range, _AXES, num_envs, asset.device
+    )
+    asset.write_root_pose_to_sim_mask(root_pose=torch.cat([position, orientation], dim=-1), env_mask=env_mask)
+    asset.write_root_velocity_to_sim_mask(root_velocity=velocity, env_mask=env_mask)
+
+
+def apply_external_force_torque_mask(
+    env: Any,
+    env_mask: torch.Tensor,
+    force_range: tuple[float, float],
+    torque_range: tuple[float, float],
+    asset_cfg: SceneEntityCfg | None = None,
+) -> None:
+    """Mask form of :func:`isaaclab.envs.mdp.apply_external_force_torque`: uniform permanent body wrenches.
+
+    As in core, all-zero ranges write nothing (the asset's reset already cleared the masked envs' wrenches).
+
+    Args:
+        env: The manager-based environment.
+        env_mask: Envs to set the wrenches of, bool of shape (num_envs,).
+        force_range: Range of each force component [N].
+        torque_range: Range of each torque component [N m].
+        asset_cfg: The asset and its bodies (default: every body of the entity ``"robot"``).
+    """
+    if not any(force_range) and not any(torque_range):
+        return
+    asset = env.scene[_DEFAULT_ASSET if asset_cfg is None else asset_cfg.name]
+    size = (asset.num_instances, asset.num_bodies, 3)
+    forces = math_utils.sample_uniform(*force_range, size, asset.device)
+    torques = math_utils.sample_uniform(*torque_range, size, asset.device)
+    body_mask = _body_mask(env, asset, asset_cfg)
+    asset.permanent_wrench_composer.set_forces_and_torques_mask(
+        forces=forces, torques=torques, body_mask=body_mask, env_mask=env_mask
+    )
+
+
+def push_by_setting_velocity_mask(
+    env: Any,
+    env_mask: torch.Tensor,
+    velocity_range: dict[str, tuple[float, float]],
+    asset_cfg: SceneEntityCfg | None = None,
+) -> None:
+    """Mask form of :func:`isaaclab.envs.mdp.push_by_setting_velocity`: root velocity plus a uniform kick.
+
+    Args:
+        env: The manager-based environment.
+        env_mask: Envs to push, bool of shape (num_envs,).
+        velocity_range: Ranges of the kick per key of ``x, y, z`` [m/s] and ``roll, pitch, yaw`` [rad/s]; missing
+            keys are 0.
+        asset_cfg: The asset (default: the entity ``"robot"``, as in core).
+    """
+    asset = env.scene[_DEFAULT_ASSET if asset_cfg is None else asset_cfg.name]
+    kick = math_utils.sample_uniform_from_ranges(velocity_range, _AXES, asset.num_instances, asset.device)
+    asset.write_root_velocity_to_sim_mask(root_velocity=asset.data.root_vel_w.torch + kick, env_mask=env_mask)
+
+
+def _body_mask(env: Any, asset: Any, asset_cfg: SceneEntityCfg | None) -> wp.array | None:
+    """The bool body mask of ``asset_cfg``'s bodies (``None``: every body), made once per config and kept on the env."""
+    ids = slice(None) if asset_cfg is None else asset_cfg.body_ids
+    if isinstance(ids, slice) and ids == slice(None):
+        return None
+    masks = env.__dict__.setdefault("_mask_event_body_masks", {})
+    key = (id(asset), tuple(range(asset.num_bodies)[ids]) if isinstance(ids, slice) else tuple(int(i) for i in ids))
+    mask = masks.get(key)
+    if mask is None:
+        host = torch.zeros(asset.num_bodies, dtype=torch.bool)
+        host[list(key[1])] = True
+        mask = masks[key] = wp.from_torch(host.to(asset.device), dtype=wp.bool)
+    return mask
+
+
 _JOINT_RESET_FORMS: MappingProxyType[Callable, bool] = MappingProxyType(
     {reset_joints_by_offset_mask: False, reset_joints_by_scale_mask: True}
 )
@@ -83,17 +187,25 @@ _MASK_FORMS: MappingProxyType[Callable, Callable] = MappingProxyType(
     {
         mdp.reset_joints_by_offset: reset_joints_by_offset_mask,
         mdp.reset_joints_by_scale: reset_joints_by_scale_mask,
+        mdp.reset_root_state_uniform: reset_root_state_uniform_mask,
+        mdp.apply_external_force_torque: apply_external_force_torque_mask,
+        mdp.push_by_setting_velocity: push_by_setting_velocity_mask,
     }
 )
+"""Core's event functions and classes with a mask form here (a class-based term is looked up by its class)."""
 
 
 def mask_event_form(func: Callable) -> Callable | None:
     """The mask form of the event function ``func``, or ``None`` where there is none.
 
     A function of your own declares its mask form as its ``mask_form`` attribute (``func.mask_form = func_mask``, a
-    function taking ``(env, env_mask, **params)`` with the same params); core's reset events have theirs here.
+    function taking ``(env, env_mask, **params)`` with the same params); core's reset events have theirs here. A
+    class-based term (core instantiates the class into ``term_cfg.func``) is looked up by its class.
     """
-    return getattr(func, "mask_form", None) or _MASK_FORMS.get(func)
+    form = getattr(func, "mask_form", None) or _MASK_FORMS.get(func)
+    if form is None and not isinstance(func, type):
+        form = _MASK_FORMS.get(type(func))
+    return form
 
 
 def run_reset_events_mask(env: Any, env_mask: torch.Tensor, term_cfgs: Sequence[Any]) -> None:

@@ -44,6 +44,9 @@ class MaskResetMixin:
     mask_reset_on_cpu: bool = False
     """Reset by mask on CPU too (for checking the mask path without a GPU; slower there, see the module notes)."""
 
+    interval_events_by_mask: bool = False
+    """Whether the env's step runs interval events by mask (on device timers) rather than through core's manager."""
+
     capture_mask_reset: bool = True
     """On CUDA (with ``NewtonCfg.use_cuda_graph``), replay the simulation part of the mask reset from a CUDA graph."""
 

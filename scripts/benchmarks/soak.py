@@ -9,6 +9,10 @@ Every ``--reset_every`` steps ``--reset_envs`` random envs are reset through the
 process RSS is sampled every ``--rss_every`` steps; growth is measured from the first sample after the warm-up
 (``--warmup`` steps, default 10% of the run) to the last one.
 
+Tasks with interval pushes (the velocity tasks' ``events.push_robot``) push on their own timers during the run;
+``--push_interval_s LOW HIGH`` sets that range [s] to push more often. ``nan_survivors`` in the report counts injected
+envs still non-finite after their reset.
+
 Exits with status 1 if any injected NaN survives its reset, an injected env is not detected, a non-injected env
 goes non-finite, or RSS grows by more than ``--max_rss_growth`` (default 5%).
 
@@ -16,6 +20,8 @@ Example (not a CI test; minutes on CPU)::
 
     nice ./isaaclab.sh -p scripts/benchmarks/soak.py --task Isaac-Cartpole-Direct-v0 --num_envs 256 \\
         --steps 10000 --device cpu --json soak.json
+    ./isaaclab.sh -p scripts/benchmarks/soak.py --task Isaac-Velocity-Rough-Unitree-Go1-v0 --num_envs 4096 \\
+        --steps 10000 --device cuda:0 --push_interval_s 1 3 --json soak_go1_rough.json
 """
 
 from __future__ import annotations
@@ -58,6 +64,19 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--rss_every", type=positive_int, default=500, help="Steps between RSS samples.")
     parser.add_argument("--warmup", type=int, default=None, help="Steps before the RSS baseline (default 10%%).")
     parser.add_argument("--max_rss_growth", type=float, default=0.05, help="Allowed RSS growth after warm-up.")
+    parser.add_argument(
+        "--push_interval_s",
+        type=float,
+        nargs=2,
+        default=None,
+        metavar=("LOW", "HIGH"),
+        help="Interval range [s] of the task's push_robot event (default: the task's own).",
+    )
+    parser.add_argument(
+        "--mask_reset_on_cpu",
+        action="store_true",
+        help="On CPU, reset by mask as on CUDA (the env's mask_reset_on_cpu) instead of through core's index path.",
+    )
     parser.add_argument("--json", default=None, help="Write the report as JSON to this path.")
     return parser
 
@@ -85,8 +104,15 @@ def main() -> int:
     cfg.scene.num_envs = args.num_envs
     cfg.sim.device = args.device
     cfg.seed = args.seed
+    if args.push_interval_s is not None:
+        push = getattr(getattr(cfg, "events", None), "push_robot", None)
+        if push is None:
+            raise SystemExit(f"{args.task} has no events.push_robot term; drop --push_interval_s.")
+        push.interval_range_s = tuple(args.push_interval_s)
     env = gym.make(args.task, cfg=cfg)
     unwrapped = env.unwrapped
+    if args.mask_reset_on_cpu:
+        unwrapped.mask_reset_on_cpu = True
     rng = np.random.default_rng(args.seed)
     torch.manual_seed(args.seed)
     model = NewtonManager.get_model()
@@ -104,6 +130,7 @@ def main() -> int:
         "nan_injected": 0,
         "nan_detected": 0,
         "nan_recovered": 0,
+        "nan_survivors": 0,
         "failures": [],
         "rss_mib": [],
     }
@@ -175,6 +202,7 @@ def main() -> int:
     )
     if growth > args.max_rss_growth:
         report["failures"].append(f"RSS grew {100 * growth:.2f}% after warm-up (limit {100 * args.max_rss_growth}%)")
+    report["nan_survivors"] = report["nan_injected"] - report["nan_recovered"]
     if report["nan_recovered"] != report["nan_injected"]:
         report["failures"].append(
             f"{report['nan_injected'] - report['nan_recovered']} injected NaN env(s) not recovered"
@@ -184,7 +212,8 @@ def main() -> int:
         f"[soak] {report['steps']} steps x {args.num_envs} envs in {elapsed:.1f} s; env resets {report['env_resets']}"
         f" (forced {report['forced_resets']}); NaN injected {report['nan_injected']},"
         f" detected {report['nan_detected']},"
-        f" recovered {report['nan_recovered']}; RSS {baseline} -> {final} MiB ({100 * growth:+.2f}%)"
+        f" recovered {report['nan_recovered']}, survivors {report['nan_survivors']};"
+        f" RSS {baseline} -> {final} MiB ({100 * growth:+.2f}%)"
     )
     for failure in report["failures"]:
         print(f"[soak] FAIL {failure}")

@@ -103,7 +103,15 @@ def test_step_is_recorded_again_when_a_wrench_composer_turns_on():
 
 
 @cuda_only
-@pytest.mark.parametrize("task", ["Isaac-Ant-Direct-v0", "Isaac-Cartpole-v0"])
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Isaac-Ant-Direct-v0",
+        "Isaac-Cartpole-v0",
+        "Isaac-Velocity-Flat-Unitree-Go1-v0",
+        "Isaac-Velocity-Rough-Unitree-Go1-v0",
+    ],
+)
 def test_replayed_steps_do_not_synchronize(task):
     """Replayed steps (resets included) run under ``torch.cuda.set_sync_debug_mode("error")``."""
     env = _make_env(task, 16, device="cuda:0", episode_length_s=EPISODE_S)

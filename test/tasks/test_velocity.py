@@ -1,4 +1,5 @@
-"""Velocity-tracking tasks (Isaac Lab's velocity MDP on the mjlab Unitree robots): 300 random-action steps, finite."""
+"""Velocity-tracking tasks (Isaac Lab's velocity MDP on the mjlab Unitree robots): 300 random-action steps, finite,
+with resets, command resampling, pushes and the terrain curriculum on the mask path."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import torch
 
 NUM_ENVS = 16
 STEPS = 300
+EPISODE_STEPS = 60  # 5 episodes per env in the run: resets, commands and the curriculum by mask
+PUSH_INTERVAL_S = (0.5, 1.0)  # pushes every 25 to 50 steps instead of upstream's 10 to 15 s
 
 
 TASKS = [
@@ -19,7 +22,8 @@ TASKS = [
 
 @pytest.mark.parametrize("task", TASKS)
 def test_random_actions_stay_finite(task):
-    """16 envs on CPU take 300 uniform random actions in [-1, 1]; observations and rewards stay finite."""
+    """16 envs on CPU take 300 uniform random actions in [-1, 1] on the mask path; observations and rewards stay
+    finite, every env resets by time-out and gets pushed."""
     import gymnasium as gym
 
     import isaaclab_contrib.tasks  # noqa: F401
@@ -28,14 +32,24 @@ def test_random_actions_stay_finite(task):
     cfg = load_env_cfg(task)
     cfg.scene.num_envs = NUM_ENVS
     cfg.sim.device = "cpu"
+    cfg.episode_length_s = EPISODE_STEPS * cfg.sim.dt * cfg.decimation
+    cfg.events.push_robot.interval_range_s = PUSH_INTERVAL_S
     env = gym.make(task, cfg=cfg)
     try:
+        base = env.unwrapped
+        base.mask_reset_on_cpu = True
+        assert base.mask_reset_unavailable_reason() is None
         obs, _ = env.reset(seed=0)
-        shape = env.unwrapped.action_space.shape
+        shape = base.action_space.shape
         generator = torch.Generator().manual_seed(0)
+        resets = torch.zeros(NUM_ENVS, dtype=torch.long)
         for _ in range(STEPS):
-            obs, reward, _, _, _ = env.step(2.0 * torch.rand(shape, generator=generator) - 1.0)
+            obs, reward, terminated, time_out, _ = env.step(2.0 * torch.rand(shape, generator=generator) - 1.0)
             assert torch.isfinite(obs["policy"]).all() and torch.isfinite(reward).all()
-        assert env.unwrapped.common_step_counter == STEPS
+            resets += terminated | time_out
+        assert base.common_step_counter == STEPS
+        assert (resets >= STEPS // EPISODE_STEPS - 1).all(), "every env must end episodes and reset by mask"
+        push_time_left = base.event_manager._interval_term_time_left[0]
+        assert (push_time_left <= PUSH_INTERVAL_S[1]).all(), "every env's push timer must have run out and restarted"
     finally:
         env.close()

@@ -2,7 +2,8 @@
 
 Commands, observations (with the height scan), rewards (feet air time included), contact terminations, the
 terrain curriculum and the events are upstream's; each robot config below changes the robot, the body- and
-joint-name patterns its terms use and the per-robot weights (upstream's Go1 and G1 values), nothing else. The G1
+joint-name patterns its terms use and the per-robot weights (upstream's Go1 and G1 values), and adds the
+``nonfinite_state`` termination every task here has (NaN worlds end their episode and reset), nothing else. The G1
 patterns name the 29-joint model of the ``mjlab`` asset zoo (``*_elbow_joint``, ``waist_*_joint``, wrists), the
 Go1 feet are the spheres at the end of the ``*_calf`` bodies.
 """
@@ -11,9 +12,11 @@ from __future__ import annotations
 
 from isaaclab.managers import RewardTermCfg as RewTerm
 from isaaclab.managers import SceneEntityCfg
+from isaaclab.managers import TerminationTermCfg as DoneTerm
 from isaaclab.utils import configclass, replace
 
 from isaaclab_contrib.envs.cfg_checks import check_env_cfg
+from isaaclab_contrib.envs.nonfinite import nonfinite_state
 from isaaclab_newton.terrains import NewtonTerrainImporter
 
 from ..upstream_modules import import_isaaclab_tasks_submodule
@@ -58,6 +61,7 @@ class UnitreeGo1RoughEnvCfg(LocomotionVelocityRoughEnvCfg):
         rewards.track_ang_vel_z_exp.weight = 0.75
         rewards.dof_acc_l2.weight = -2.5e-7
         self.terminations.base_contact.params["sensor_cfg"].body_names = "trunk"
+        self.terminations.nonfinite_state = DoneTerm(func=nonfinite_state)  # NaN worlds reset (as every task here)
         self.events.add_base_mass.params["asset_cfg"].body_names = "trunk"
         self.events.base_external_force_torque.params["asset_cfg"].body_names = "trunk"
         self.events.base_com.params["asset_cfg"].body_names = "trunk"
@@ -159,6 +163,7 @@ class G1RoughEnvCfg(LocomotionVelocityRoughEnvCfg):
             "robot", joint_names=[".*_hip_.*", ".*_knee_joint", ".*_ankle_.*"]
         )
         self.terminations.base_contact.params["sensor_cfg"].body_names = "torso_link"
+        self.terminations.nonfinite_state = DoneTerm(func=nonfinite_state)  # NaN worlds reset (as every task here)
         self.events.add_base_mass.params["asset_cfg"].body_names = "torso_link"
         self.events.base_com = None
         self.events.base_external_force_torque.params["asset_cfg"].body_names = "torso_link"
