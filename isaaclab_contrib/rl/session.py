@@ -40,7 +40,9 @@ def load_task_cfgs(task: str, presets: tuple[str, ...] = ()) -> tuple[object, Rs
 
 def _load_upstream_task_cfgs(task: str, presets: tuple[str, ...]) -> tuple[object, RslRlOnPolicyRunnerCfg]:
     """Env and rsl-rl agent cfgs of an ``isaaclab_tasks`` task, with ``presets`` resolved."""
-    import isaaclab_tasks  # noqa: F401  (registers upstream's tasks)
+    from isaaclab_contrib.tasks.registry import register_isaaclab_tasks
+
+    register_isaaclab_tasks()  # before anything of isaaclab_tasks is imported: its package registers its tasks
     from isaaclab_tasks.utils.hydra import resolve_presets
     from isaaclab_tasks.utils.parse_cfg import load_cfg_from_registry
 

@@ -33,3 +33,15 @@ def load_agent_cfg(task: str, library: str = "rsl_rl"):
         KeyError: If the task is not registered or has no agent configuration for ``library``.
     """
     return _load_entry_point(task, f"{library}_cfg_entry_point")
+
+
+def register_isaaclab_tasks() -> None:
+    """Register Isaac Lab's own tasks (``isaaclab_tasks``), dropping ours from this process's registry first.
+
+    Our ids (``Isaac-Cartpole-Direct-v0``, ...) are versions of upstream's unversioned ids (``Isaac-Cartpole-Direct``),
+    which gymnasium refuses to register next to them; the argument checks register ours before the scripts know
+    which registry a task comes from.
+    """
+    for task in [t for t, spec in gym.registry.items() if str(spec.entry_point).startswith("isaaclab_contrib.tasks")]:
+        del gym.registry[task]
+    import isaaclab_tasks  # noqa: F401  (registers the tasks)
