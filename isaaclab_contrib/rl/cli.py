@@ -153,13 +153,14 @@ def _agent_experiment_name(task: str, presets: tuple[str, ...]) -> str:
     Ours load only the agent cfg (its config class imports torch and Warp, about a second; nothing of the env).
     ``isaaclab_tasks``' ids load upstream's cfgs with ``presets`` (``import isaaclab_tasks`` takes seconds).
     """
+    from isaaclab_contrib.tasks.registry import load_agent_cfg, load_isaaclab_task_cfgs
+
     if task in our_task_ids():
-        from isaaclab_contrib.tasks.registry import load_agent_cfg
-
         return load_agent_cfg(task, "rsl_rl").experiment_name
-    from .session import load_task_cfgs
-
-    return load_task_cfgs(task, presets)[1].experiment_name
+    try:
+        return load_isaaclab_task_cfgs(task, presets)[1].experiment_name
+    except (KeyError, ValueError) as err:
+        raise SystemExit(f"{task!r}: {err}") from err
 
 
 def parse_train_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, Placement]:
