@@ -3,12 +3,12 @@
 How to mark a snippet: give its fenced block the info string ``python run`` or ``bash run`` (``python run gpu`` /
 ``bash run gpu`` for one that needs a CUDA device; skipped on machines without one). Unmarked blocks (```python,
 ```bash, ```text) are not run. A ``python run`` block runs as one file, in the repository root; the CPU ones
-all run in one interpreter, one after the other (imports and Warp module loads shared, each
-snippet in its own namespace, Isaac Lab's ``SimulationContext`` cleared after each), a ``gpu`` one in a fresh interpreter.
-A ``bash run`` block runs command by command (``\\``-continued lines joined, ``#`` comments dropped) with
-``./isaaclab.sh`` using the interpreter running this test. To keep CI small, the test appends ``--max_iterations 2``
-to ``train.py`` commands and ``--steps 20`` to ``zero_agent.py``, ``random_agent.py`` and ``play.py`` commands
-(argparse keeps the last value); everything else runs exactly as written.
+all run in one interpreter, one after the other (imports and Warp module loads shared, each snippet in its own
+namespace, Isaac Lab's ``SimulationContext`` cleared after each), a ``gpu`` one in a fresh interpreter. A
+``bash run`` block runs command by command (``\\``-continued lines joined, ``#`` comments dropped) with
+``./isaaclab.sh`` using the interpreter running this test. To keep CI small, the test appends
+``--max_iterations 2`` to ``train.py`` commands and ``--steps 20`` to ``zero_agent.py``, ``random_agent.py`` and
+``play.py`` commands (argparse keeps the last value); everything else runs exactly as written.
 
 Rules every page keeps (also checked here): links and paths point inside this repository.
 """
