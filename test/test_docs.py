@@ -2,17 +2,20 @@
 
 How to mark a snippet: give its fenced block the info string ``python run`` or ``bash run`` (``python run gpu`` /
 ``bash run gpu`` for one that needs a CUDA device; skipped on machines without one). Unmarked blocks (```python,
-```bash, ```text) are not run. A ``python run`` block runs as one file in a fresh interpreter, in the repository
-root. A ``bash run`` block runs command by command (``\\``-continued lines joined, ``#`` comments dropped) with
-``./isaaclab.sh`` using the interpreter running this test. To keep CI small, the test appends ``--max_iterations 2``
-to ``train.py`` commands and ``--steps 20`` to ``zero_agent.py``, ``random_agent.py`` and ``play.py`` commands
-(argparse keeps the last value); everything else runs exactly as written.
+```bash, ```text) are not run. A ``python run`` block runs as one file, in the repository root; the CPU ones
+all run in one interpreter, one after the other (imports and Warp module loads shared, each snippet in its own
+namespace, Isaac Lab's ``SimulationContext`` cleared after each), a ``gpu`` one in a fresh interpreter. A
+``bash run`` block runs command by command (``\\``-continued lines joined, ``#`` comments dropped) with
+``./isaaclab.sh`` using the interpreter running this test. To keep CI small, the test appends
+``--max_iterations 2`` to ``train.py`` commands and ``--steps 20`` to ``zero_agent.py``, ``random_agent.py`` and
+``play.py`` commands (argparse keeps the last value); everything else runs exactly as written.
 
 Rules every page keeps (also checked here): links and paths point inside this repository.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -98,6 +101,38 @@ def _env() -> dict[str, str]:
 
 SNIPPETS = runnable_snippets()
 
+_SHARED_RUNNER = """
+import json, runpy, sys, traceback
+results = {}
+for name, path in json.loads(sys.argv[1]):
+    try:
+        runpy.run_path(path, run_name="__main__")
+        results[name] = ""
+    except BaseException:
+        results[name] = traceback.format_exc()[-3000:]
+    finally:
+        if "isaaclab.sim" in sys.modules:
+            sys.modules["isaaclab.sim"].SimulationContext.clear_instance()
+with open(sys.argv[2], "w") as f:
+    json.dump(results, f)
+"""
+
+
+@pytest.fixture(scope="module")
+def shared_python_results(tmp_path_factory) -> dict[str, str]:
+    """Every CPU ``python run`` snippet run in one interpreter; maps each snippet's name to its traceback ("" if ok)."""
+    folder = tmp_path_factory.mktemp("snippets")
+    jobs = []
+    for index, snippet in enumerate(s for s in SNIPPETS if s.language == "python" and not s.gpu):
+        path = folder / f"snippet_{index}.py"
+        path.write_text(snippet.text, encoding="utf-8")
+        jobs.append((snippet.name, str(path)))
+    out = folder / "results.json"
+    argv = [sys.executable, "-c", _SHARED_RUNNER, json.dumps(jobs), str(out)]
+    result = subprocess.run(argv, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=1800, check=False)
+    assert out.is_file(), f"the snippet runner ended early:\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
+    return json.loads(out.read_text(encoding="utf-8"))
+
 
 def test_snippets_are_marked():
     """README.md's quickstart and simulation snippets are among the marked ones (the marker is in use)."""
@@ -105,10 +140,14 @@ def test_snippets_are_marked():
 
 
 @pytest.mark.parametrize("snippet", SNIPPETS, ids=[s.name for s in SNIPPETS])
-def test_snippet_runs(snippet: Snippet, tmp_path):
-    """The marked snippet exits with status 0 (python: as one file; bash: each command in turn)."""
+def test_snippet_runs(snippet: Snippet, tmp_path, request):
+    """The marked snippet runs without error (python: as one file; bash: each command in turn, exit status 0)."""
     if snippet.gpu and not cuda_device_count():
         pytest.skip("needs a CUDA device")
+    if snippet.language == "python" and not snippet.gpu:
+        error = request.getfixturevalue("shared_python_results")[snippet.name]
+        assert not error, f"{snippet.name}:\n{error}"
+        return
     if snippet.language == "python":
         path = tmp_path / "snippet.py"
         path.write_text(snippet.text, encoding="utf-8")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, ClassVar
 
 import newton
@@ -84,9 +85,14 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
                 "CoupledMJWarpVBDSolverCfg needs particles (a DeformableObject); for rigid-only scenes use"
                 " MJWarpSolverCfg."
             )
+        with warnings.catch_warnings():
+            # Shape margins are kept for the particle-shape contacts VBD runs on Newton's pipeline; MuJoCo's own
+            # rigid contacts zero them in their spec, as they must, and say so once per geom and build.
+            warnings.filterwarnings("ignore", message=r"Geom .* zeroed for NATIVECCD", category=newton.NewtonWarning)
+            rigid = NewtonMJWarpManager._create_solver(model, solver_cfg.rigid_solver_cfg)
         return CoupledMJWarpVBDSolver(
             model,
-            NewtonMJWarpManager._create_solver(model, solver_cfg.rigid_solver_cfg),
+            rigid,
             NewtonVBDManager._create_solver(model, solver_cfg.soft_solver_cfg),
             two_way=solver_cfg.coupling_mode == "two_way",
             rigid_uses_newton_contacts=not solver_cfg.rigid_solver_cfg.use_mujoco_contacts,

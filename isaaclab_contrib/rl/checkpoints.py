@@ -9,6 +9,7 @@ finished one either way.
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 from rsl_rl.runners import OnPolicyRunner
@@ -46,3 +47,25 @@ def load_resumable(runner: OnPolicyRunner, path: Path, *, device: str) -> int:
     else:
         runner.current_learning_iteration += 1
     return runner.current_learning_iteration
+
+
+def resumed_totals(checkpoint: Path, *, next_iteration: int) -> tuple[float, int] | None:
+    """Training time [s] and env-steps the checkpoint's run had reached when it saved ``checkpoint``.
+
+    Read from the row of iteration ``next_iteration - 1`` in the run's ``progress.csv`` (its ``training_s`` and
+    ``env_steps``), so that a resumed run's TensorBoard time tags and step totals continue without repeats.
+
+    Returns:
+        ``(training_s, env_steps)``; ``(0.0, 0)`` when no iteration had finished; ``None`` when the run folder has
+        no such row (a run killed without its ``progress.csv``, or one written before these columns existed).
+    """
+    if next_iteration == 0:
+        return 0.0, 0
+    path = checkpoint.parent / "progress.csv"
+    if not path.is_file():
+        return None
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            if int(row["iteration"]) == next_iteration - 1 and row.get("training_s") and row.get("env_steps"):
+                return float(row["training_s"]), int(row["env_steps"])
+    return None

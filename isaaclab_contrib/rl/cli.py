@@ -11,7 +11,15 @@ import argparse
 import os
 from dataclasses import dataclass
 
-from ..script_args import check_task, cuda_device_count, default_device, device_arg, non_negative_int, positive_int
+from ..script_args import (
+    check_task,
+    cuda_device_count,
+    default_device,
+    device_arg,
+    non_negative_int,
+    our_task_ids,
+    positive_int,
+)
 from .runs import experiment_dir, resolve_checkpoint
 
 
@@ -125,21 +133,34 @@ def resolve_placement(args: argparse.Namespace) -> Placement:
 def _resolve_checkpoint_arg(args: argparse.Namespace) -> None:
     """Turn ``args.checkpoint`` into the checkpoint file it names, or exit naming what is missing.
 
-    ``latest`` needs the experiment's name: ``--experiment_name``, else the task's agent cfg (importing a
-    config class imports torch and Warp, about a second; nothing of the env is loaded).
+    ``latest`` needs the experiment's name: ``--experiment_name``, else the task's agent cfg.
     """
     experiment = args.experiment_name
     runs = experiment_dir("", log_root=args.log_root)
     if args.checkpoint == "latest" and not any(runs.glob("*/*/model_*.pt")):
         raise SystemExit(f"No run with a checkpoint under {runs}; train the task first or pass --checkpoint PATH.")
     if args.checkpoint == "latest" and experiment is None:
-        from isaaclab_contrib.tasks.registry import load_agent_cfg
-
-        experiment = load_agent_cfg(args.task, "rsl_rl").experiment_name
+        experiment = _agent_experiment_name(args.task, args.presets)
     try:
         args.checkpoint = str(resolve_checkpoint(args.checkpoint, experiment or "", log_root=args.log_root))
     except (FileNotFoundError, ValueError) as err:
         raise SystemExit(str(err)) from None
+
+
+def _agent_experiment_name(task: str, presets: tuple[str, ...]) -> str:
+    """The experiment name of ``task``'s rsl-rl agent cfg.
+
+    Ours load only the agent cfg (its config class imports torch and Warp, about a second; nothing of the env).
+    ``isaaclab_tasks``' ids load upstream's cfgs with ``presets`` (``import isaaclab_tasks`` takes seconds).
+    """
+    from isaaclab_contrib.tasks.registry import load_agent_cfg, load_isaaclab_task_cfgs
+
+    if task in our_task_ids():
+        return load_agent_cfg(task, "rsl_rl").experiment_name
+    try:
+        return load_isaaclab_task_cfgs(task, presets)[1].experiment_name
+    except (KeyError, ValueError) as err:
+        raise SystemExit(f"{task!r}: {err}") from err
 
 
 def parse_train_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, Placement]:

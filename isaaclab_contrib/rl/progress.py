@@ -26,6 +26,9 @@ class IterationRecord:
         env_steps_per_s: Env-steps (all envs, all ranks) collected per second of the whole iteration.
         collection_s: Wall time of the rollout [s].
         learning_s: Wall time of the policy update [s].
+        training_s: Rollout and update time [s] of every iteration up to this one, the runs this one resumed
+            included (rsl-rl's ``tot_time``, the step of TensorBoard's ``.../time`` tags).
+        env_steps: Env-steps (all envs, all ranks) of every iteration up to this one, resumed runs included.
     """
 
     iteration: int
@@ -34,6 +37,8 @@ class IterationRecord:
     env_steps_per_s: float
     collection_s: float
     learning_s: float
+    training_s: float
+    env_steps: int
 
 
 class ProgressLogger(Logger):
@@ -49,6 +54,11 @@ class ProgressLogger(Logger):
         self.verbose = verbose
         self.notice = notice
         self.history: list[IterationRecord] = []
+
+    def continue_totals(self, *, training_s: float, env_steps: int) -> None:
+        """Start the run's totals (time tags, step count) where the resumed run's left them (before ``learn``)."""
+        self.tot_time = training_s
+        self.tot_timesteps = env_steps
 
     def init_logging_writer(self) -> None:
         """rsl-rl's writer and git-diff snapshot; its lines about the snapshot only with ``verbose``."""
@@ -70,12 +80,15 @@ class ProgressLogger(Logger):
             env_steps_per_s=steps / iteration_s,
             collection_s=collect_time,
             learning_s=learn_time,
+            training_s=self.tot_time,
+            env_steps=self.tot_timesteps,
         )
         self.history.append(record)
         if self.notice is not None:
             self.notice.report()
         done = it + 1 - start_it
-        eta = datetime.timedelta(seconds=round(self.tot_time / done * (total_it - start_it - done)))
+        this_run_s = sum(r.collection_s + r.learning_s for r in self.history)
+        eta = datetime.timedelta(seconds=round(this_run_s / done * (total_it - start_it - done)))
         print(
             f"iteration {it + 1}/{total_it}  mean_reward {record.mean_reward:.2f}"
             f"  mean_episode_length {record.mean_episode_length:.1f}"

@@ -40,18 +40,14 @@ def load_task_cfgs(task: str, presets: tuple[str, ...] = ()) -> tuple[object, Rs
 
 def _load_upstream_task_cfgs(task: str, presets: tuple[str, ...]) -> tuple[object, RslRlOnPolicyRunnerCfg]:
     """Env and rsl-rl agent cfgs of an ``isaaclab_tasks`` task, with ``presets`` resolved."""
-    import isaaclab_tasks  # noqa: F401  (registers upstream's tasks)
-    from isaaclab_tasks.utils.hydra import resolve_presets
-    from isaaclab_tasks.utils.parse_cfg import load_cfg_from_registry
+    from isaaclab_contrib.tasks.registry import load_isaaclab_task_cfgs
 
-    if task not in gym.registry:
-        raise SystemExit(f"Unknown task {task!r}; isaaclab_tasks registers e.g. Isaac-Cartpole-Camera-Direct.")
     try:
-        env_cfg = load_cfg_from_registry(task, "env_cfg_entry_point")
-        agent_cfg = load_cfg_from_registry(task, "rsl_rl_cfg_entry_point")
+        return load_isaaclab_task_cfgs(task, presets)
+    except KeyError as err:
+        raise SystemExit(str(err.args[0])) from err
     except ValueError as err:
         raise SystemExit(f"{task!r}: {err}") from err
-    return resolve_presets(env_cfg, presets), resolve_presets(agent_cfg, presets)
 
 
 def apply_overrides(env_cfg, agent_cfg: RslRlOnPolicyRunnerCfg, args: argparse.Namespace, placement: Placement):

@@ -13,7 +13,7 @@ import torch
 from isaaclab.utils.io import dump_yaml
 
 from ..console import configure_output
-from .checkpoints import load_resumable, save_resumable
+from .checkpoints import load_resumable, resumed_totals, save_resumable
 from .cli import Placement, parse_train_args
 from .progress import attach_progress_logger, final_line, write_history_csv, write_learning_curve
 from .recording import RECORDERS
@@ -94,6 +94,15 @@ def train(args: argparse.Namespace, placement: Placement) -> Path | None:
                     with interrupts_held():
                         first_iteration = load_resumable(runner, resume_from, device=placement.device)
                     print(f"[INFO] resuming from {resume_from} at iteration {first_iteration + 1}")
+                    totals = resumed_totals(resume_from, next_iteration=first_iteration)
+                    if totals is None:
+                        history = resume_from.parent / "progress.csv"
+                        print(
+                            f"[WARN] {history} has no row with iteration={first_iteration - 1}: this run's"
+                            " TensorBoard time tags and step totals start at 0"
+                        )
+                    else:
+                        progress.continue_totals(training_s=totals[0], env_steps=totals[1])
                 if placement.writes_logs:
                     dump_yaml(str(run_dir / "params" / "env.yaml"), env_cfg)
                     dump_yaml(str(run_dir / "params" / "agent.yaml"), agent_cfg)

@@ -33,3 +33,35 @@ def load_agent_cfg(task: str, library: str = "rsl_rl"):
         KeyError: If the task is not registered or has no agent configuration for ``library``.
     """
     return _load_entry_point(task, f"{library}_cfg_entry_point")
+
+
+def register_isaaclab_tasks() -> None:
+    """Register Isaac Lab's own tasks (``isaaclab_tasks``), dropping ours from this process's registry first.
+
+    Our ids (``Isaac-Cartpole-Direct-v0``, ...) are versions of upstream's unversioned ids (``Isaac-Cartpole-Direct``),
+    which gymnasium refuses to register next to them; the argument checks register ours before the scripts know
+    which registry a task comes from.
+    """
+    for task in [t for t, spec in gym.registry.items() if str(spec.entry_point).startswith("isaaclab_contrib.tasks")]:
+        del gym.registry[task]
+    import isaaclab_tasks  # noqa: F401  (registers the tasks)
+
+
+def load_isaaclab_task_cfgs(task: str, presets: tuple[str, ...], library: str = "rsl_rl") -> tuple[object, object]:
+    """Env and ``library`` agent cfgs of an ``isaaclab_tasks`` task, with ``presets`` resolved.
+
+    Registers ``isaaclab_tasks`` first (:func:`register_isaaclab_tasks`).
+
+    Raises:
+        KeyError: If ``isaaclab_tasks`` does not register ``task``.
+        ValueError: If the task has no such cfg entry point.
+    """
+    register_isaaclab_tasks()  # before anything of isaaclab_tasks is imported: its package registers its tasks
+    from isaaclab_tasks.utils.hydra import resolve_presets
+    from isaaclab_tasks.utils.parse_cfg import load_cfg_from_registry
+
+    if task not in gym.registry:
+        raise KeyError(f"Unknown task {task!r}; isaaclab_tasks registers e.g. Isaac-Cartpole-Camera-Direct.")
+    env_cfg = load_cfg_from_registry(task, "env_cfg_entry_point")
+    agent_cfg = load_cfg_from_registry(task, f"{library}_cfg_entry_point")
+    return resolve_presets(env_cfg, presets), resolve_presets(agent_cfg, presets)

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+_MAXIMAL_COORDINATE_SOLVERS = frozenset({"SolverSemiImplicit", "SolverVBD", "SolverXPBD"})
+"""Newton solvers that advance bodies only (their ``State.joint_q`` / ``joint_qd`` are re-derived after a step)."""
+
 
 class NewtonStepping(NewtonManagerState):
     """The stepping part of :class:`~.newton_manager.NewtonManager`.
@@ -187,11 +190,14 @@ class NewtonStepping(NewtonManagerState):
 
         Maximal-coordinate solvers (XPBD, VBD, semi-implicit) only advance bodies; for them the base manager
         re-derives joint coordinates with inverse kinematics after the substeps. Override when the default guess
-        from the solver type is wrong for a new solver.
+        from the solver type is wrong for a new solver. The guess reads the class names of the solver's type, so
+        that the check imports none of those solvers' modules (VBD's alone takes seconds to import).
         """
-        from newton.solvers import SolverSemiImplicit, SolverVBD, SolverXPBD
-
-        return not isinstance(NewtonManagerState._slots.solver, (SolverXPBD, SolverVBD, SolverSemiImplicit))
+        solver_type = type(NewtonManagerState._slots.solver)
+        return not any(
+            klass.__module__.startswith("newton.") and klass.__name__ in _MAXIMAL_COORDINATE_SOLVERS
+            for klass in solver_type.__mro__
+        )
 
     @classmethod
     def _supports_cuda_graph_capture(cls, solver_cfg: NewtonSolverCfg) -> bool:

@@ -3,18 +3,23 @@
 Each start runs in its own process and is split into:
 
 * ``imports``: torch, Warp, Newton, Isaac Lab core and the task's config modules, and the config itself;
+* ``scene``: the rest of ``gym.make``: env and scene classes (and what they import), spawning, cloning, solver set-up;
+* ``finalize``: ``newton.ModelBuilder.finalize``;
 * ``kernels``: Warp module loads (compiled on a cold cache, loaded from the cache on a warm one), wherever they
-  happen (scene build, finalize, first step);
-* ``finalize``: ``newton.ModelBuilder.finalize`` (without the kernels it loads);
-* ``capture``: CUDA / Warp-CPU graph captures (``wp.capture_begin`` .. ``wp.capture_end``, without kernels);
-* ``scene+step``: the rest of ``gym.make`` (scene, cloning, solver set-up), ``env.reset()`` and the first
-  ``env.step()``.
+  happen (scene build, finalize, capture, first step);
+* ``capture``: CUDA / Warp-CPU graph captures (``wp.capture_begin`` .. ``wp.capture_end``);
+* ``step``: the rest of ``env.reset()`` and the first ``env.step()``.
 
-A warm start first fills the cache with one unmeasured start; a cold one points ``WARP_CACHE_PATH`` at an empty
-folder. Prints a Markdown table (and ``--out`` writes the rows as JSON)::
+No phase counts the kernel loads inside it (they are in ``kernels``). ``cpu`` is the process's CPU time to the
+first step: on a shared machine wall time grows with the load, CPU time much less.
+
+A cold start points ``WARP_CACHE_PATH`` at an empty folder; the warm start after it reuses that folder, now
+filled. Without ``--cold`` one unmeasured start fills the user's kernel cache first. Prints a Markdown table
+(``--out`` writes the rows as JSON)::
 
     ./isaaclab.sh -p scripts/benchmarks/benchmark_startup.py --device cpu --num_envs 16
-    ./isaaclab.sh -p scripts/benchmarks/benchmark_startup.py --device cuda:0 --num_envs 1024 --cold --out s.json
+    ./isaaclab.sh -p scripts/benchmarks/benchmark_startup.py --device cuda:0 --num_envs 1024 --cold \\
+        --tasks Isaac-Cartpole-Direct-v0 --out s.json
 """
 
 from __future__ import annotations
@@ -29,12 +34,12 @@ import time
 
 from isaaclab_contrib.script_args import device_arg, our_task_ids, positive_int
 
-PHASES = ("imports", "kernels", "finalize", "capture", "scene+step")
+PHASES = ("imports", "scene", "finalize", "kernels", "capture", "step")
 
 
 def _child(task: str, device: str, num_envs: int) -> dict:
-    """One measured start in this process; returns the phases [s], compiled-module count and total."""
-    start = time.perf_counter()
+    """One measured start in this process; returns the phases [s], compiled-module count, wall and CPU totals."""
+    start, start_cpu = time.perf_counter(), time.process_time()
     import gymnasium as gym
     import newton
     import torch
@@ -97,21 +102,30 @@ def _child(task: str, device: str, num_envs: int) -> dict:
     wp.capture_begin, wp.capture_end = capture_begin, capture_end
     with held_prints(verbose=False):
         env = gym.make(task, cfg=cfg)
+    made = time.perf_counter()
+    in_make = {"kernels": kernel["s"], **spans}
     unwrapped = env.unwrapped
     env.reset()
     actions = torch.zeros((unwrapped.num_envs, *unwrapped.single_action_space.shape), device=unwrapped.device)
     env.step(actions)
     wp.synchronize()
-    stepped = time.perf_counter()
+    stepped, stepped_cpu = time.perf_counter(), time.process_time()
     env.close()
     phases = {
         "imports": imported - start,
-        "kernels": kernel["s"],
+        "scene": made - imported - sum(in_make.values()),
         "finalize": spans["finalize"],
+        "kernels": kernel["s"],
         "capture": spans["capture"],
     }
-    phases["scene+step"] = stepped - imported - phases["kernels"] - phases["finalize"] - phases["capture"]
-    return {"phases": phases, "compiled_modules": kernel["compiled"], "total_s": stepped - start}
+    after_make = kernel["s"] - in_make["kernels"] + spans["capture"] - in_make["capture"]
+    phases["step"] = stepped - made - after_make - (spans["finalize"] - in_make["finalize"])
+    return {
+        "phases": phases,
+        "compiled_modules": kernel["compiled"],
+        "total_s": stepped - start,
+        "cpu_s": stepped_cpu - start_cpu,
+    }
 
 
 def _measure(task: str, device: str, num_envs: int, *, cache: str | None) -> dict:
@@ -146,16 +160,19 @@ def main() -> None:
         if args.cold:
             with tempfile.TemporaryDirectory(prefix="warp-cold-") as cache:
                 rows.append({**_measure(task, args.device, args.num_envs, cache=cache), "cache": "cold"})
-        _measure(task, args.device, args.num_envs, cache=None)  # fills the shared cache
-        rows.append({**_measure(task, args.device, args.num_envs, cache=None), "cache": "warm"})
+                rows.append({**_measure(task, args.device, args.num_envs, cache=cache), "cache": "warm"})
+        else:
+            _measure(task, args.device, args.num_envs, cache=None)  # fills the user's cache
+            rows.append({**_measure(task, args.device, args.num_envs, cache=None), "cache": "warm"})
         print(f"[INFO] {task}: done", file=sys.stderr, flush=True)
-    print(f"| task | device | envs | cache | {' | '.join(PHASES)} | first step [s] | modules compiled |")
-    print("|---|---|---:|---|" + "---:|" * (len(PHASES) + 2))
+    header = " | ".join(f"{phase} [s]" for phase in PHASES)
+    print(f"| task | device | envs | cache | {header} | first step [s] | cpu [s] | modules compiled |")
+    print("|---|---|---:|---|" + "---:|" * (len(PHASES) + 3))
     for row in rows:
         cells = " | ".join(f"{row['phases'][phase]:.1f}" for phase in PHASES)
         print(
             f"| {row['task']} | {row['device']} | {row['num_envs']} | {row['cache']} | {cells}"
-            f" | {row['total_s']:.1f} | {row['compiled_modules']} |"
+            f" | {row['total_s']:.1f} | {row['cpu_s']:.1f} | {row['compiled_modules']} |"
         )
     if args.out:
         with open(args.out, "w") as f:

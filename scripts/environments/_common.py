@@ -58,13 +58,13 @@ def make_env(args: argparse.Namespace) -> tuple[gym.Env, CompileNotice]:
     from isaaclab_contrib.console import configure_output, held_prints
 
     notice = configure_output(verbose=args.verbose)
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.tasks.registry import load_env_cfg, register_isaaclab_tasks
 
     spec = args.task
     if args.task in gym.registry:
         cfg = load_env_cfg(args.task)
     else:
-        _register_isaaclab_tasks()
+        register_isaaclab_tasks()
         from isaaclab_tasks.utils.hydra import resolve_presets
 
         from isaaclab_contrib.tasks.offline_assets import check_offline_assets
@@ -80,16 +80,3 @@ def make_env(args: argparse.Namespace) -> tuple[gym.Env, CompileNotice]:
     cfg.seed = args.seed
     with held_prints(verbose=args.verbose):
         return gym.make(spec, cfg=cfg), notice
-
-
-def _register_isaaclab_tasks() -> None:
-    """Register Isaac Lab's own tasks (``isaaclab_tasks``) in place of ours.
-
-    Our ids (``Isaac-Cartpole-Direct-v0``, ...) are versions of the unversioned upstream ids
-    (``Isaac-Cartpole-Direct``), which gymnasium refuses to register next to them; ours are dropped first.
-    """
-    import gymnasium as gym
-
-    for task in [t for t, spec in gym.registry.items() if str(spec.entry_point).startswith("isaaclab_contrib.tasks")]:
-        del gym.registry[task]
-    import isaaclab_tasks  # noqa: F401  (registers the tasks)

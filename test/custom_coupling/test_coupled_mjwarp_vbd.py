@@ -176,3 +176,24 @@ def test_substep_runs_the_documented_steps_in_order(mode):
         assert max(body_fz) > 0.5 * BOX_MASS * GRAVITY, "the soft reaction must reach body_f before MuJoCo steps"
     else:
         assert max(abs(f) for f in body_fz) == 0.0
+
+
+def test_shape_margins_build_without_newton_warnings():
+    """Shape margins (kept for VBD's particle contacts) build without MuJoCo's per-geom 'margin zeroed' warning."""
+    import warnings
+
+    import newton
+    from isaaclab.sim import SimulationContext
+
+    from isaaclab_newton.physics import NewtonManager
+
+    def set_margins():
+        builder = NewtonManager.get_builder()
+        builder.shape_margin = [0.001] * len(builder.shape_margin)
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _make_scene("two_way", before_reset=set_margins)
+    assert NewtonManager.get_model().shape_margin.numpy().max() == pytest.approx(0.001)
+    assert [str(w.message) for w in caught if issubclass(w.category, newton.NewtonWarning)] == []
+    SimulationContext.clear_instance()

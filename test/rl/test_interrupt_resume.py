@@ -21,8 +21,12 @@ def _train(log_root, run_name: str, *extra: str):
 
 
 def _iterations(run_dir) -> list[int]:
+    return [int(row["iteration"]) for row in _rows(run_dir)]
+
+
+def _rows(run_dir) -> list[dict[str, str]]:
     with open(run_dir / "progress.csv") as f:
-        return [int(row["iteration"]) for row in csv.DictReader(f)]
+        return list(csv.DictReader(f))
 
 
 def _tensorboard_steps(run_dir, tag: str = "Loss/learning_rate") -> list[int]:
@@ -84,7 +88,11 @@ def test_interrupted_run_resumes_where_it_stopped(point, finished, tmp_path, mon
 
 
 def test_resume_from_final_checkpoint_continues_numbering(tmp_path, capsys):
-    """A run resumed from rsl-rl's final model_1.pt numbers rows, TensorBoard steps and lines from iteration 2 on."""
+    """A run resumed from rsl-rl's final model_1.pt numbers rows, TensorBoard steps and lines from iteration 2 on.
+
+    Its step and time totals (rsl-rl's ``tot_timesteps`` / ``tot_time``, the step of TensorBoard's ``.../time``
+    tags) continue from the first run's last row.
+    """
     first = _train(tmp_path, "first", "--max_iterations", "2")
     assert _iterations(first) == [0, 1] and _tensorboard_steps(first) == [0, 1]
     capsys.readouterr()
@@ -94,5 +102,10 @@ def test_resume_from_final_checkpoint_continues_numbering(tmp_path, capsys):
     assert _iterations(resumed) == [2, 3]
     assert _tensorboard_steps(resumed) == [2, 3]
     assert (resumed / "model_3.pt").is_file()
+    steps = 4 * STEPS_PER_ITERATION
+    assert [int(row["env_steps"]) for row in _rows(first)] == [steps, 2 * steps]
+    assert [int(row["env_steps"]) for row in _rows(resumed)] == [3 * steps, 4 * steps]
+    first_s = float(_rows(first)[-1]["training_s"])
+    assert float(_rows(resumed)[0]["training_s"]) > first_s
     out = capsys.readouterr().out
     assert "iteration 3/4" in out and "iteration 4/4" in out and "iteration 1/" not in out

@@ -11,9 +11,9 @@ from isaaclab_contrib.rl.progress import IterationRecord, final_line, write_hist
 
 def _history():
     return [
-        IterationRecord(0, math.nan, math.nan, 1000.0, 0.5, 0.1),
-        IterationRecord(1, 12.5, 150.0, 1100.0, 0.5, 0.1),
-        IterationRecord(2, 20.25, 290.5, 1200.0, 0.5, 0.1),
+        IterationRecord(0, math.nan, math.nan, 1000.0, 0.5, 0.1, 0.6, 600),
+        IterationRecord(1, 12.5, 150.0, 1100.0, 0.5, 0.1, 1.2, 1200),
+        IterationRecord(2, 20.25, 290.5, 1200.0, 0.5, 0.1, 1.8, 1800),
     ]
 
 

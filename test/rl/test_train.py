@@ -58,15 +58,24 @@ def test_presets_on_a_versioned_task_are_refused():
         main(["--task", "Isaac-Cartpole-Direct-v0", "--device", "cpu", "presets=depth"])
 
 
-def test_upstream_camera_task_cfgs_resolve_the_depth_preset():
-    """Isaac-Cartpole-Camera-Direct with presets=depth loads upstream's cfgs: a depth camera and its CNN agent."""
+def test_upstream_task_with_presets_passes_the_checks_and_plays_latest(tmp_path):
+    """An isaaclab_tasks id with presets=depth passes play.py's checks, 'latest' finds its run without
+    --experiment_name, and its cfgs (loaded after the checks registered ours) are the depth camera and CNN agent.
+    """
     import subprocess
     import sys
 
+    run = tmp_path / "rsl_rl" / "cartpole_camera_direct" / "2026-01-01_00-00-00"
+    run.mkdir(parents=True)
+    (run / "model_3.pt").write_bytes(b"")
+    argv = ["--task", "Isaac-Cartpole-Camera-Direct", "--device", "cpu", "--log_root", str(tmp_path), "presets=depth"]
     code = (
+        "from isaaclab_contrib.rl.cli import parse_play_args\n"
         "from isaaclab_contrib.rl.session import load_task_cfgs\n"
-        "env, agent = load_task_cfgs('Isaac-Cartpole-Camera-Direct', ('depth',))\n"
-        "print(env.scene.tiled_camera.data_types, type(agent).__name__, env.observation_space)\n"
+        f"args, _ = parse_play_args({argv!r})\n"
+        "env, agent = load_task_cfgs(args.task, args.presets)\n"
+        "print(args.checkpoint, env.scene.tiled_camera.data_types, type(agent).__name__, env.observation_space)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=True)
-    assert out.stdout.strip().splitlines()[-1] == "['depth'] CartpoleCameraDirectPPORunnerCfg [1, 96, 96]"
+    expected = f"{run / 'model_3.pt'} ['depth'] CartpoleCameraDirectPPORunnerCfg [1, 96, 96]"
+    assert out.stdout.strip().splitlines()[-1] == expected

@@ -54,13 +54,13 @@ def franka_cfg(tuning: LiftTuningCfg) -> ArticulationCfg:
                 joint_names_expr=ARM_JOINTS,
                 stiffness=tuning.arm_stiffness,
                 damping=tuning.arm_damping,
-                effort_limit_sim=tuning.arm_effort_limit,
+                joint_effort_limit=tuning.arm_effort_limit,
             ),
             "hand": ImplicitActuatorCfg(
                 joint_names_expr=[FINGER_JOINTS],
                 stiffness=tuning.hand_stiffness,
                 damping=tuning.hand_damping,
-                effort_limit_sim=tuning.hand_effort_limit,
+                joint_effort_limit=tuning.hand_effort_limit,
             ),
         },
     )
