@@ -31,17 +31,24 @@ def ensure_wheel_folder(
     requirement: str,
     folder: str,
     license_member: str,
+    subfolder: str = "",
+    license_name: str = "LICENSE",
     extra_files: Mapping[str, str] | None = None,
 ) -> Path:
     """Return ``<cache root>/<name>``, holding ``folder`` of the wheel ``requirement`` and its license.
+
+    A cache folder that holds the license and every extra file is returned as it is, without a package index.
 
     Args:
         name: Cache folder name (one per robot).
         requirement: The pinned pip requirement of the wheel (``"mjlab==1.6.0"``).
         folder: Folder inside the wheel to extract (``"mjlab/asset_zoo/robots/unitree_go1/xmls/"``); its files land
-            directly under the cache folder.
-        license_member: The wheel member holding the license, written as ``LICENSE`` (a glob: the dist-info folder
-            name carries the version).
+            under ``subfolder`` of the cache folder.
+        license_member: The wheel member holding the license, written as ``license_name`` (a glob: the dist-info
+            folder name carries the version).
+        subfolder: Folder of the cache folder that receives the files of ``folder`` (``""``: the cache folder
+            itself), for files that others include by a relative path (``"franka_assets"``).
+        license_name: File name of the license in the cache folder, beside ``subfolder``.
         extra_files: Text files to write into the cache folder too (file name -> content), e.g. a composed MJCF.
 
     Raises:
@@ -49,7 +56,7 @@ def ensure_wheel_folder(
             its license; the message names the fix.
     """
     target = assets_cache_root() / name
-    marker = target / "LICENSE"
+    marker = target / license_name
     if marker.is_file() and all((target / f).is_file() for f in extra_files or {}):
         return target
     with tempfile.TemporaryDirectory() as tmp:
@@ -60,7 +67,8 @@ def ensure_wheel_folder(
             raise RuntimeError(
                 f"Could not fetch {requirement} for the {name} robot files ({result.stderr.strip()[-400:]}). Run"
                 f" `pip download {requirement} --no-deps -d <dir>` where a package index is reachable and unzip its"
-                f" {folder} and license into {target}, or set ISAACLAB_NEWTON_ASSETS to a folder holding them."
+                f" {folder} into {target / subfolder} and its license into {marker}, or set ISAACLAB_NEWTON_ASSETS to"
+                " a folder holding them."
             )
         staging = Path(tmp) / name
         with zipfile.ZipFile(wheels[0]) as wheel:
@@ -70,10 +78,10 @@ def ensure_wheel_folder(
             if not files or not licenses:
                 raise RuntimeError(f"{wheels[0].name} holds no {folder} or no {license_member}; pin a wheel that does.")
             for member in files:
-                out = staging / member[len(folder) :]
+                out = staging / subfolder / member[len(folder) :]
                 out.parent.mkdir(parents=True, exist_ok=True)
                 out.write_bytes(wheel.read(member))
-            (staging / "LICENSE").write_bytes(wheel.read(licenses[0]))
+            (staging / license_name).write_bytes(wheel.read(licenses[0]))
         for file_name, text in (extra_files or {}).items():
             (staging / file_name).write_text(text)
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -4,36 +4,16 @@ from __future__ import annotations
 
 import pytest
 import torch
+from conftest import implicit_cartpole_actuators
 
 
 @pytest.fixture(scope="module")
-def cartpole_scene():
+def cartpole_scene(cartpole_scene_factory):
     """Four cartpoles with implicit actuators (cart: effort only; pole: PD 10/1)."""
-    from isaaclab.actuators import ImplicitActuatorCfg
-    from isaaclab.assets import ArticulationCfg
-    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
-    from isaaclab.sim import SimulationCfg, SimulationContext
-    from isaaclab.utils import configclass, replace
-
-    from isaaclab_contrib.tasks.cartpole.robot_cfg import CARTPOLE_CFG
     from isaaclab_newton.physics import MJWarpSolverCfg, NewtonCfg
 
-    robot_cfg = replace(CARTPOLE_CFG, prim_path="{ENV_REGEX_NS}/Robot")
-    robot_cfg.actuators = {
-        "cart": ImplicitActuatorCfg(joint_names_expr=["slider_to_cart"], stiffness=0.0, damping=0.0),
-        "pole": ImplicitActuatorCfg(joint_names_expr=["cart_to_pole"], stiffness=10.0, damping=1.0),
-    }
-
-    @configclass
-    class SceneCfg(InteractiveSceneCfg):
-        robot: ArticulationCfg = robot_cfg
-
-    SimulationContext.clear_instance()
-    sim = SimulationContext(SimulationCfg(dt=1 / 240, device="cpu", physics=NewtonCfg(solver_cfg=MJWarpSolverCfg())))
-    scene = InteractiveScene(SceneCfg(num_envs=4, env_spacing=3.0))
-    sim.reset()
-    yield sim, scene, scene["robot"]
-    SimulationContext.clear_instance()
+    actuators = implicit_cartpole_actuators(cart_damping=0.0, pole_stiffness=10.0, pole_damping=1.0)
+    return cartpole_scene_factory(num_envs=4, actuators=actuators, physics=NewtonCfg(solver_cfg=MJWarpSolverCfg()))
 
 
 def _control_columns(robot, name: str):

@@ -6,43 +6,16 @@ import math
 
 import pytest
 import torch
+from conftest import cartpole_cfg, implicit_cartpole_actuators, step_scene
 
 
 @pytest.fixture(scope="module")
-def cartpole_scene():
+def cartpole_scene(cartpole_scene_factory):
     """Four cartpoles whose pole joint has a stiff implicit PD drive (ke 400 N m/rad, kd 40 N m s/rad)."""
-    from isaaclab.actuators import ImplicitActuatorCfg
-    from isaaclab.assets import ArticulationCfg
-    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
-    from isaaclab.sim import SimulationCfg, SimulationContext
-    from isaaclab.utils import configclass, replace
-
-    from isaaclab_contrib.tasks.cartpole.robot_cfg import CARTPOLE_CFG
     from isaaclab_newton.physics import MJWarpSolverCfg, NewtonCfg
 
-    robot_cfg = replace(CARTPOLE_CFG, prim_path="{ENV_REGEX_NS}/Robot")
-    robot_cfg.actuators = {
-        "cart": ImplicitActuatorCfg(joint_names_expr=["slider_to_cart"], stiffness=0.0, damping=10.0),
-        "pole": ImplicitActuatorCfg(joint_names_expr=["cart_to_pole"], stiffness=400.0, damping=40.0),
-    }
-
-    @configclass
-    class SceneCfg(InteractiveSceneCfg):
-        robot: ArticulationCfg = robot_cfg
-
-    SimulationContext.clear_instance()
-    sim = SimulationContext(SimulationCfg(dt=1 / 240, device="cpu", physics=NewtonCfg(solver_cfg=MJWarpSolverCfg())))
-    scene = InteractiveScene(SceneCfg(num_envs=4, env_spacing=3.0))
-    sim.reset()
-    yield sim, scene, scene["robot"]
-    SimulationContext.clear_instance()
-
-
-def _step(sim, scene, steps: int) -> None:
-    for _ in range(steps):
-        scene.write_data_to_sim()
-        sim.step(render=False)
-        scene.update(sim.get_physics_dt())
+    actuators = implicit_cartpole_actuators(cart_damping=10.0, pole_stiffness=400.0, pole_damping=40.0)
+    return cartpole_scene_factory(num_envs=4, actuators=actuators, physics=NewtonCfg(solver_cfg=MJWarpSolverCfg()))
 
 
 def test_position_target_moves_joint_there(cartpole_scene):
@@ -51,7 +24,7 @@ def test_position_target_moves_joint_there(cartpole_scene):
     pole, _ = robot.find_joints("cart_to_pole")
     target = torch.full((4, 1), 0.5)
     robot.actuators.target_command.set_position_index(value=target, joint_ids=pole)
-    _step(sim, scene, 480)
+    step_scene(sim, scene, 480)
     angle = robot.data.joint_pos.torch[:, pole[0]]
     # gravity sag: m g l sin(q) / ke = 1 * 9.81 * 0.47 * sin(0.5) / 400 ~ 0.0055 rad
     assert torch.allclose(angle, torch.full_like(angle, 0.5), atol=0.03), angle
@@ -68,14 +41,14 @@ def test_nan_world_recovers_after_reset(cartpole_scene):
     q[robot._binding.coord_indices[1].numpy()] = math.nan
     state.joint_q.assign(q)
     NewtonManager.note_state_write()
-    _step(sim, scene, 2)
+    step_scene(sim, scene, 2)
     assert torch.isnan(robot.data.joint_pos.torch[1]).any()
     env = torch.tensor([1])
     robot.reset(env)
     robot.write_joint_position_to_sim_index(position=robot.data.default_joint_pos.torch[env], env_ids=env)
     robot.write_joint_velocity_to_sim_index(velocity=robot.data.default_joint_vel.torch[env], env_ids=env)
     sim.forward()
-    _step(sim, scene, 10)
+    step_scene(sim, scene, 10)
     assert torch.isfinite(robot.data.joint_pos.torch).all()
     assert torch.isfinite(robot.data.body_link_pose_w.torch).all()
 
@@ -86,13 +59,11 @@ def test_explicit_pd_actuator_drives_joint_through_efforts():
     from isaaclab.assets import ArticulationCfg
     from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
     from isaaclab.sim import SimulationCfg, SimulationContext
-    from isaaclab.utils import configclass, replace
+    from isaaclab.utils import configclass
 
-    from isaaclab_contrib.tasks.cartpole.robot_cfg import CARTPOLE_CFG
     from isaaclab_newton.physics import NewtonCfg, NewtonManager
 
-    robot_cfg = replace(CARTPOLE_CFG, prim_path="{ENV_REGEX_NS}/Robot")
-    robot_cfg.actuators = {
+    actuators = {
         "cart": ImplicitActuatorCfg(joint_names_expr=["slider_to_cart"], stiffness=0.0, damping=10.0),
         "pole": IdealPDActuatorCfg(
             joint_names_expr=["cart_to_pole"], stiffness=400.0, damping=40.0, effort_limit=400.0
@@ -101,7 +72,7 @@ def test_explicit_pd_actuator_drives_joint_through_efforts():
 
     @configclass
     class SceneCfg(InteractiveSceneCfg):
-        robot: ArticulationCfg = robot_cfg
+        robot: ArticulationCfg = cartpole_cfg(actuators=actuators)
 
     SimulationContext.clear_instance()
     # the offline spawners author no joint prims for core's NewtonActuator USD path: run explicit models eagerly
@@ -115,7 +86,7 @@ def test_explicit_pd_actuator_drives_joint_through_efforts():
         # explicit groups leave the solver drive off: zero gains in the model
         assert robot.data.joint_stiffness.torch[:, pole[0]].tolist() == [0.0, 0.0]
         robot.actuators.target_command.set_position_index(value=torch.full((2, 1), 0.5), joint_ids=pole)
-        _step(sim, scene, 480)
+        step_scene(sim, scene, 480)
         angle = robot.data.joint_pos.torch[:, pole[0]]
         assert torch.allclose(angle, torch.full_like(angle, 0.5), atol=0.03), angle
         dof = robot._binding.dof_indices[0, pole[0]].item()

@@ -5,39 +5,13 @@ from __future__ import annotations
 import pytest
 import torch
 import warp as wp
+from conftest import step_scene
 
 
 @pytest.fixture(scope="module")
-def cartpoles():
+def cartpoles(cartpole_scene_factory):
     """Two cartpoles (Isaac Lab's cartpole cfg, init pose (0, 0, 2) m, pole default 0.1 rad), MuJoCo Warp."""
-    from isaaclab.assets import ArticulationCfg
-    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
-    from isaaclab.sim import SimulationCfg, SimulationContext
-    from isaaclab.utils import configclass, replace
-
-    from isaaclab_contrib.tasks.cartpole.robot_cfg import CARTPOLE_CFG
-    from isaaclab_newton.physics import NewtonCfg
-
-    robot_cfg = replace(CARTPOLE_CFG, prim_path="{ENV_REGEX_NS}/Robot")
-    robot_cfg.init_state.joint_pos = {"slider_to_cart": 0.0, "cart_to_pole": 0.1}
-
-    @configclass
-    class SceneCfg(InteractiveSceneCfg):
-        robot: ArticulationCfg = robot_cfg
-
-    SimulationContext.clear_instance()
-    sim = SimulationContext(SimulationCfg(dt=1 / 240, device="cpu", physics=NewtonCfg()))
-    scene = InteractiveScene(SceneCfg(num_envs=2, env_spacing=3.0))
-    sim.reset()
-    yield sim, scene, scene["robot"]
-    SimulationContext.clear_instance()
-
-
-def _step(sim, scene, steps: int) -> None:
-    for _ in range(steps):
-        scene.write_data_to_sim()
-        sim.step(render=False)
-        scene.update(sim.get_physics_dt())
+    return cartpole_scene_factory(num_envs=2, joint_pos={"slider_to_cart": 0.0, "cart_to_pole": 0.1})
 
 
 def test_names_and_counts(cartpoles):
@@ -87,7 +61,7 @@ def test_fixed_base_root_pose_write_moves_robot(cartpoles):
     robot.write_root_pose_to_sim_index(root_pose=pose)
     robot.write_joint_position_to_sim_index(position=torch.zeros(2, 2))
     robot.write_joint_velocity_to_sim_index(velocity=torch.zeros(2, 2))
-    _step(sim, scene, 1)
+    step_scene(sim, scene, 1)
     lift = robot.data.body_link_pos_w.torch[..., 2] - before[..., 2]
     assert lift.flatten().tolist() == pytest.approx([1.0] * 6, abs=1e-3)
 
@@ -103,7 +77,7 @@ def test_joint_writes_and_state(cartpoles):
     )
     assert robot.data.joint_vel.torch[:, 0].tolist() == pytest.approx([0.25, 0.0])
     robot.write_joint_state_to_sim(torch.tensor([[0.0, 0.1]] * 2), torch.zeros(2, 2))
-    _step(sim, scene, 60)
+    step_scene(sim, scene, 60)
     assert (robot.data.joint_pos.torch[:, 1] > 0.15).all(), "the pole must fall away from upright under gravity"
     assert torch.isfinite(robot.data.joint_acc.torch).all()
 

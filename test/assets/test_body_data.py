@@ -8,52 +8,27 @@ import numpy as np
 import pytest
 import torch
 import warp as wp
+from conftest import cartpole_cfg, rigid_box_cfg, step_scene
 
 NUM_ENVS = 4
 
 
 @pytest.fixture(scope="module")
-def cartpoles_and_cubes():
+def cartpoles_and_cubes(scene_factory):
     """4 cartpoles (fixed base, MuJoCo Warp) and 4 free 1 kg cubes resting on the ground."""
-    import isaaclab.sim as sim_utils
-    from isaaclab.assets import ArticulationCfg, AssetBaseCfg, RigidObjectCfg
-    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
-    from isaaclab.sim import SimulationCfg, SimulationContext
-    from isaaclab.sim.schemas import MassCfg, UsdPhysicsCollisionCfg, UsdPhysicsRigidBodyCfg
-    from isaaclab.utils import configclass, replace
+    from isaaclab.assets import ArticulationCfg, AssetBaseCfg
+    from isaaclab.scene import InteractiveSceneCfg
+    from isaaclab.utils import configclass
 
-    from isaaclab_contrib.tasks.cartpole.robot_cfg import CARTPOLE_CFG
-    from isaaclab_newton.physics import NewtonCfg
     from isaaclab_newton.sim import GroundPlaneCfg
 
     @configclass
     class SceneCfg(InteractiveSceneCfg):
         ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg())
-        robot: ArticulationCfg = replace(CARTPOLE_CFG, prim_path="{ENV_REGEX_NS}/Robot")
-        cube = RigidObjectCfg(
-            prim_path="{ENV_REGEX_NS}/Cube",
-            spawn=sim_utils.CuboidCfg(
-                size=(0.2, 0.2, 0.2),
-                mass_props=[MassCfg(mass=1.0)],
-                rigid_props=[UsdPhysicsRigidBodyCfg()],
-                collision_props=[UsdPhysicsCollisionCfg()],
-            ),
-            init_state=RigidObjectCfg.InitialStateCfg(pos=(1.5, 0.0, 0.1)),
-        )
+        robot: ArticulationCfg = cartpole_cfg()
+        cube = rigid_box_cfg("Cube", pos=(1.5, 0.0, 0.1))
 
-    SimulationContext.clear_instance()
-    sim = SimulationContext(SimulationCfg(dt=1 / 120, device="cpu", physics=NewtonCfg()))
-    scene = InteractiveScene(SceneCfg(num_envs=NUM_ENVS, env_spacing=4.0))
-    sim.reset()
-    yield sim, scene
-    SimulationContext.clear_instance()
-
-
-def _step(sim, scene, steps: int) -> None:
-    for _ in range(steps):
-        scene.write_data_to_sim()
-        sim.step(render=False)
-        scene.update(sim.get_physics_dt())
+    return scene_factory(SceneCfg(num_envs=NUM_ENVS, env_spacing=4.0), dt=1 / 120, device="cpu")
 
 
 def _count_computes(data, name: str) -> list[int]:
@@ -137,11 +112,11 @@ def test_read_twice_in_a_step_computes_once(cartpoles_and_cubes):
     sim, scene = cartpoles_and_cubes
     data = scene["cube"].data
     calls = _count_computes(data, "root_link_lin_vel_b")
-    _step(sim, scene, 1)
+    step_scene(sim, scene, 1)
     first = data.root_link_lin_vel_b
     second = data.root_link_lin_vel_b
     assert calls[0] == 1 and first is second
-    _step(sim, scene, 1)
+    step_scene(sim, scene, 1)
     _ = data.root_link_lin_vel_b
     assert calls[0] == 2
 
@@ -151,7 +126,7 @@ def test_unread_quantity_is_never_computed(cartpoles_and_cubes):
     sim, scene = cartpoles_and_cubes
     data = scene["robot"].data
     calls = _count_computes(data, "heading_w")
-    _step(sim, scene, 5)
+    step_scene(sim, scene, 5)
     assert calls[0] == 0
     _ = data.heading_w
     assert calls[0] == 1
@@ -163,7 +138,7 @@ def test_reset_of_env_2_leaves_other_worlds_bit_identical(cartpoles_and_cubes):
 
     sim, scene = cartpoles_and_cubes
     robot, cube = scene["robot"], scene["cube"]
-    _step(sim, scene, 10)
+    step_scene(sim, scene, 10)
     state = NewtonManager.get_state_0()
     rows = np.concatenate((robot._binding.body_indices.numpy(), cube._binding.body_indices.numpy()), axis=1)
     others = [0, 1, 3]
@@ -208,7 +183,7 @@ def test_root_buffers_match_torch_from_body_state(cartpoles_and_cubes):
     twist = torch.tensor([[0.5, -0.2, 1.0, 0.3, 2.0, -1.0]]).repeat(pose.shape[0], 1)
     cube.write_root_pose_to_sim_index(root_pose=pose)
     cube.write_root_velocity_to_sim_index(root_velocity=twist)
-    _step(sim, scene, 3)
+    step_scene(sim, scene, 3)
     data = cube.data
 
     link_pose = data.body_link_pose_w.torch[:, 0]
@@ -244,7 +219,7 @@ def test_joint_and_body_state_reads_are_views_of_the_newton_state(cartpoles_and_
     sim, scene = cartpoles_and_cubes
     robot = scene["robot"]
     bind, data = robot._binding, robot.data
-    _step(sim, scene, 2)
+    step_scene(sim, scene, 2)
     state = NewtonManager.get_state_0()
     for name, attr, rows in (
         ("joint_pos", "joint_q", bind.coord_indices),
@@ -271,7 +246,7 @@ def test_rows_without_a_uniform_layout_are_gathered(cartpoles_and_cubes):
     assert _affine_strides(rows) is None
     data = robot.data
     data._add_gather("test_swapped_joint_pos", tuple(rows.shape), wp.float32, "joint_q", rows)
-    _step(sim, scene, 1)
+    step_scene(sim, scene, 1)
     read = data._read("test_swapped_joint_pos").torch
     source = torch_view(NewtonManager.get_state_0().joint_q)
     assert read.untyped_storage().data_ptr() != source.untyped_storage().data_ptr()

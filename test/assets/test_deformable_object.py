@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from conftest import TEST_DEVICE
+from conftest import step_scene
 
 DT = 1.0 / 120.0  # [s]
 SIZE = 0.1  # cube edge [m]
@@ -14,14 +14,13 @@ GRAVITY = 9.81  # [m/s^2]
 
 
 @pytest.fixture(scope="module")
-def soft_scene():
+def soft_scene(scene_factory):
     """Two envs, each a 0.1 m soft cube (3x3x3 nodes, E 1e5 Pa) 0.1 m above a ground plane, VBD.
 
     50 VBD iterations: with 10 the resting solve is not converged and the contact rows read 1.10 m g.
     """
     from isaaclab.assets import AssetBaseCfg, DeformableObjectCfg
-    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
-    from isaaclab.sim import SimulationCfg, SimulationContext
+    from isaaclab.scene import InteractiveSceneCfg
     from isaaclab.utils import configclass
 
     from isaaclab_newton.physics import NewtonCfg, VBDSolverCfg
@@ -38,20 +37,9 @@ def soft_scene():
             init_state=DeformableObjectCfg.InitialStateCfg(pos=(0.0, 0.0, 0.1)),
         )
 
-    SimulationContext.clear_instance()
     physics = NewtonCfg(solver_cfg=VBDSolverCfg(iterations=50), observables=("contact_f",))
-    sim = SimulationContext(SimulationCfg(dt=DT, device=TEST_DEVICE, physics=physics))
-    scene = InteractiveScene(SceneCfg(num_envs=2, env_spacing=1.0))
-    sim.reset()
-    yield sim, scene, scene["cube"]
-    SimulationContext.clear_instance()
-
-
-def _step(sim, scene, steps: int) -> None:
-    for _ in range(steps):
-        scene.write_data_to_sim()
-        sim.step(render=False)
-        scene.update(sim.get_physics_dt())
+    sim, scene = scene_factory(SceneCfg(num_envs=2, env_spacing=1.0), physics=physics, dt=DT)
+    return sim, scene, scene["cube"]
 
 
 def _free_all(cube) -> None:
@@ -82,7 +70,7 @@ def test_reset_restores_only_that_env(soft_scene):
     """After the cubes fall, resetting env 0 puts its nodes back at rest at the spawn pose; env 1 is untouched."""
     sim, scene, cube = soft_scene
     _free_all(cube)
-    _step(sim, scene, 30)
+    step_scene(sim, scene, 30)
     before = cube.data.nodal_state_w.torch.clone()
     cube.reset(env_ids=[0])
     after = cube.data.nodal_state_w.torch
@@ -96,7 +84,7 @@ def test_masked_reset_restores_only_env_1_without_host_sync(soft_scene, monkeypa
     """reset(env_mask=[False, True]) restores env 1's nodes and leaves env 0's; it reads no device data."""
     sim, scene, cube = soft_scene
     _free_all(cube)
-    _step(sim, scene, 30)
+    step_scene(sim, scene, 30)
     before = cube.data.nodal_state_w.torch.clone()
     mask = torch.tensor([False, True], device=cube.device)
 
@@ -127,7 +115,7 @@ def test_pinned_node_stays_put(soft_scene):
     cube.write_nodal_kinematic_target_to_sim_index(targets[1:], env_ids=[1])
     pinned = cube.data.nodal_pos_w.torch[1, top].clone()
     start = cube.data.nodal_pos_w.torch.clone()
-    _step(sim, scene, 60)
+    step_scene(sim, scene, 60)
     pos = cube.data.nodal_pos_w.torch
     assert torch.equal(pos[1, top], pinned)
     others = torch.ones(27, dtype=torch.bool)
@@ -143,7 +131,7 @@ def test_soft_contact_rows_sum_to_weight(soft_scene):
 
     sim, scene, cube = soft_scene
     _free_all(cube)
-    _step(sim, scene, 240)
+    step_scene(sim, scene, 240)
     assert cube.data.root_vel_w.torch.norm(dim=-1).max().item() < 1e-2, "the cubes must be at rest"
     model = NewtonManager.get_model()
     contacts = NewtonManager.get_contacts()

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 import warp as wp
-from conftest import TEST_DEVICE
+from conftest import sand_cfg, step_scene
 
 DT = 1.0 / 120.0  # [s]
 GRAVITY = 9.81  # [m/s^2]
@@ -17,59 +17,35 @@ PARTICLES = 4 * 4 * 8  # 0.1 x 0.1 x 0.2 m at 2 particles per cell and axis
 
 
 @pytest.fixture(scope="module")
-def sand_scene():
+def sand_scene(scene_factory):
     """Two envs 1 m apart, each a 0.1 x 0.1 x 0.2 m sand column (128 particles) 0.1 m above a ground plane.
 
     On CPU the worlds share one MPM grid (separate_worlds needs CUDA); per-world resets of a shared grid need
     particle-backed warm starts, hence the particle strain and collider bases.
     """
     from isaaclab.assets import AssetBaseCfg
-    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
-    from isaaclab.sim import SimulationCfg, SimulationContext
+    from isaaclab.scene import InteractiveSceneCfg
     from isaaclab.utils import configclass
 
-    from isaaclab_newton.assets import MPMObjectCfg
     from isaaclab_newton.physics import MPMSolverCfg, NewtonCfg
     from isaaclab_newton.sim import GroundPlaneCfg
-    from isaaclab_newton.sim.spawners.mpm import MPMGridCfg, MPMParticleMaterialCfg
 
     @configclass
     class SceneCfg(InteractiveSceneCfg):
         ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg())
-        sand = MPMObjectCfg(
-            prim_path="{ENV_REGEX_NS}/Sand",
-            spawn=MPMGridCfg(
-                lower=(-0.05, -0.05, 0.0),
-                upper=(0.05, 0.05, HEIGHT),
-                voxel_size=VOXEL,
-                particles_per_cell=2.0,
-                material=MPMParticleMaterialCfg(density=1500.0, friction=0.7, yield_pressure=1.0e12),
-            ),
-            init_state=MPMObjectCfg.InitialStateCfg(pos=(0.0, 0.0, DROP)),
-        )
+        sand = sand_cfg(half_width=0.05, height=HEIGHT, voxel=VOXEL, pos=(0.0, 0.0, DROP), yield_pressure=1.0e12)
 
-    SimulationContext.clear_instance()
     solver = MPMSolverCfg(
         voxel_size=VOXEL, max_iterations=50, warmstart_mode="particles", strain_basis="pic8", collider_basis="pic27"
     )
-    sim = SimulationContext(SimulationCfg(dt=DT, device=TEST_DEVICE, physics=NewtonCfg(solver_cfg=solver)))
-    scene = InteractiveScene(SceneCfg(num_envs=2, env_spacing=1.0))
-    sim.reset()
-    yield sim, scene, scene["sand"]
-    SimulationContext.clear_instance()
-
-
-def _step(sim, scene, steps: int) -> None:
-    for _ in range(steps):
-        scene.write_data_to_sim()
-        sim.step(render=False)
-        scene.update(DT)
+    sim, scene = scene_factory(SceneCfg(num_envs=2, env_spacing=1.0), physics=NewtonCfg(solver_cfg=solver), dt=DT)
+    return sim, scene, scene["sand"]
 
 
 def _fallen(sim, scene, sand, steps: int = 30):
     """Restore both columns, let them fall ``steps`` steps, and return the particle states before any reset."""
     sand.reset()
-    _step(sim, scene, steps)
+    step_scene(sim, scene, steps)
     return sand.data.particle_state_w.torch.clone()
 
 
@@ -106,7 +82,7 @@ def test_column_falls_with_gravity_before_contact(sand_scene):
     """Ten steps after release (before the 0.1 m gap closes) every particle moves down at g * t (1%)."""
     sim, scene, sand = sand_scene
     sand.reset()
-    _step(sim, scene, 10)
+    step_scene(sim, scene, 10)
     vz = sand.data.particle_vel_w.torch[..., 2]
     assert vz.mean().item() == pytest.approx(-GRAVITY * 10 * DT, rel=0.01)
     assert (vz.max() - vz.min()).item() < 0.01 * GRAVITY * 10 * DT, "the free-falling column must not deform"

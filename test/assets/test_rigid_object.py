@@ -4,48 +4,23 @@ from __future__ import annotations
 
 import pytest
 import torch
+from conftest import rigid_box_cfg, step_scene
 
 MASS = 2.0  # [kg]
 
 
 @pytest.fixture(scope="module")
-def cube_scene():
+def cube_scene(scene_factory):
     """Two free 2 kg cubes (0.2 m) 1 m above their env origins, gravity off, MuJoCo Warp, dt 1/240 s."""
-    import isaaclab.sim as sim_utils
-    from isaaclab.assets import RigidObjectCfg
-    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
-    from isaaclab.sim import SimulationCfg, SimulationContext
-    from isaaclab.sim.schemas import MassCfg, UsdPhysicsCollisionCfg, UsdPhysicsRigidBodyCfg
+    from isaaclab.scene import InteractiveSceneCfg
     from isaaclab.utils import configclass
-
-    from isaaclab_newton.physics import NewtonCfg
 
     @configclass
     class SceneCfg(InteractiveSceneCfg):
-        cube = RigidObjectCfg(
-            prim_path="{ENV_REGEX_NS}/Cube",
-            spawn=sim_utils.CuboidCfg(
-                size=(0.2, 0.2, 0.2),
-                rigid_props=[UsdPhysicsRigidBodyCfg()],
-                mass_props=[MassCfg(mass=MASS)],
-                collision_props=[UsdPhysicsCollisionCfg()],
-            ),
-            init_state=RigidObjectCfg.InitialStateCfg(pos=(0.0, 0.0, 1.0)),
-        )
+        cube = rigid_box_cfg("Cube", mass=MASS, pos=(0.0, 0.0, 1.0))
 
-    SimulationContext.clear_instance()
-    sim = SimulationContext(SimulationCfg(dt=1 / 240, device="cpu", gravity=(0.0, 0.0, 0.0), physics=NewtonCfg()))
-    scene = InteractiveScene(SceneCfg(num_envs=2, env_spacing=3.0))
-    sim.reset()
-    yield sim, scene, scene["cube"]
-    SimulationContext.clear_instance()
-
-
-def _step(sim, scene, steps: int) -> None:
-    for _ in range(steps):
-        scene.write_data_to_sim()
-        sim.step(render=False)
-        scene.update(sim.get_physics_dt())
+    sim, scene = scene_factory(SceneCfg(num_envs=2, env_spacing=3.0), gravity=(0.0, 0.0, 0.0), device="cpu")
+    return sim, scene, scene["cube"]
 
 
 def test_body_mass_matches_spawn(cube_scene):
@@ -63,13 +38,13 @@ def test_external_force_accelerates_by_f_over_m(cube_scene):
     )
     v0 = cube.data.root_com_lin_vel_w.torch[:, 0].clone()
     steps = 120
-    _step(sim, scene, steps)
+    step_scene(sim, scene, steps)
     dv = cube.data.root_com_lin_vel_w.torch[:, 0] - v0
     elapsed = steps * sim.get_physics_dt()
     assert dv[0].item() / elapsed == pytest.approx(4.0 / MASS, rel=1e-3)
     assert abs(dv[1].item()) < 1e-6
     cube.reset()
-    _step(sim, scene, 10)
+    step_scene(sim, scene, 10)
     assert torch.count_nonzero(cube.data.root_com_vel_w.torch) == 0, "reset must clear wrenches and velocities"
 
 
@@ -84,7 +59,7 @@ def test_root_pose_and_velocity_writes(cube_scene):
     cube.write_root_pose_to_sim_index(root_pose=pose)
     cube.write_root_velocity_to_sim_index(root_velocity=vel)
     torch.testing.assert_close(cube.data.root_link_pose_w.torch, pose, atol=1e-5, rtol=0)
-    _step(sim, scene, 240)
+    step_scene(sim, scene, 240)
     expected = pose[:, :3] + torch.tensor([0.0, 1.0, 0.0])
     torch.testing.assert_close(cube.data.root_link_pos_w.torch, expected, atol=1e-3, rtol=0)
 
@@ -103,7 +78,7 @@ def test_instantaneous_body_frame_force_applies_once(cube_scene):
     assert cube.data.projected_gravity_b.torch[0].tolist() == pytest.approx([0.0, 0.0, -1.0], abs=1e-6)
     force = torch.tensor([[[4.0, 0.0, 0.0]]]).repeat(2, 1, 1)
     cube.instantaneous_wrench_composer.add_forces_and_torques_index(forces=force, is_global=False)
-    _step(sim, scene, 5)
+    step_scene(sim, scene, 5)
     dt = sim.get_physics_dt()
     vel = cube.data.root_com_lin_vel_w.torch
     assert vel[:, 1].tolist() == pytest.approx([4.0 / MASS * dt] * 2, rel=1e-3)

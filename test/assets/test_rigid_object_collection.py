@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from conftest import rigid_box_cfg, step_scene
 
 G = 9.81
 HALF = 0.1  # box half extent [m]
@@ -12,50 +13,26 @@ DT = 1.0 / 240.0
 
 
 @pytest.fixture(scope="module")
-def boxes():
+def boxes(scene_factory):
     """Per env (2 envs): box "falling" released at 2 m, box "resting" on the ground; MuJoCo Warp on CPU."""
-    import isaaclab.sim as sim_utils
-    from isaaclab.assets import AssetBaseCfg, RigidObjectCfg, RigidObjectCollectionCfg
-    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
-    from isaaclab.sim import SimulationCfg, SimulationContext
-    from isaaclab.sim.schemas import MassCfg, UsdPhysicsCollisionCfg, UsdPhysicsRigidBodyCfg
+    from isaaclab.assets import AssetBaseCfg, RigidObjectCollectionCfg
+    from isaaclab.scene import InteractiveSceneCfg
     from isaaclab.utils import configclass
 
-    from isaaclab_newton.physics import NewtonCfg
     from isaaclab_newton.sim import GroundPlaneCfg
-
-    def box(path: str, z: float) -> RigidObjectCfg:
-        return RigidObjectCfg(
-            prim_path=f"{{ENV_REGEX_NS}}/{path}",
-            spawn=sim_utils.CuboidCfg(
-                size=(2 * HALF, 2 * HALF, 2 * HALF),
-                rigid_props=[UsdPhysicsRigidBodyCfg()],
-                mass_props=[MassCfg(mass=1.0)],
-                collision_props=[UsdPhysicsCollisionCfg()],
-            ),
-            init_state=RigidObjectCfg.InitialStateCfg(pos=(0.0, 0.0, z)),
-        )
 
     @configclass
     class SceneCfg(InteractiveSceneCfg):
         ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg())
         boxes = RigidObjectCollectionCfg(
-            rigid_objects={"falling": box("Falling", DROP), "resting": box("Resting", HALF)}
+            rigid_objects={
+                "falling": rigid_box_cfg("Falling", size=(2 * HALF,) * 3, pos=(0.0, 0.0, DROP)),
+                "resting": rigid_box_cfg("Resting", size=(2 * HALF,) * 3, pos=(0.0, 0.0, HALF)),
+            }
         )
 
-    SimulationContext.clear_instance()
-    sim = SimulationContext(SimulationCfg(dt=DT, device="cpu", physics=NewtonCfg()))
-    scene = InteractiveScene(SceneCfg(num_envs=2, env_spacing=3.0))
-    sim.reset()
-    yield sim, scene, scene["boxes"]
-    SimulationContext.clear_instance()
-
-
-def _step(sim, scene, steps: int) -> None:
-    for _ in range(steps):
-        scene.write_data_to_sim()
-        sim.step(render=False)
-        scene.update(sim.get_physics_dt())
+    sim, scene = scene_factory(SceneCfg(num_envs=2, env_spacing=3.0), dt=DT, device="cpu")
+    return sim, scene, scene["boxes"]
 
 
 def test_collection_resolves_to_newton_backend(boxes):
@@ -71,7 +48,7 @@ def test_free_box_falls_with_g_and_resting_box_stays(boxes):
     sim, scene, collection = boxes
     collection.reset()
     steps = 72
-    _step(sim, scene, steps)
+    step_scene(sim, scene, steps)
     t = steps * DT
     pos = collection.data.body_link_pos_w.torch
     vel = collection.data.body_com_lin_vel_w.torch

@@ -2,39 +2,28 @@
 
 from __future__ import annotations
 
-import newton.examples
 import numpy as np
 import pytest
+from conftest import usd_cartpole_cfg
 
 
 @pytest.fixture(scope="module")
-def cloned_scene():
+def cloned_scene(scene_factory):
     """Four cartpole worlds on a shared ground, 3 m apart, finalized with sim.reset()."""
     from isaaclab.assets import AssetBaseCfg
-    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
-    from isaaclab.sim import SimulationCfg, SimulationContext
+    from isaaclab.scene import InteractiveSceneCfg
     from isaaclab.utils import configclass
 
-    from isaaclab_newton.physics import NewtonCfg, NewtonManager
-    from isaaclab_newton.sim import GroundPlaneCfg, NewtonUsdFileCfg
+    from isaaclab_newton.physics import NewtonManager
+    from isaaclab_newton.sim import GroundPlaneCfg
 
     @configclass
     class SceneCfg(InteractiveSceneCfg):
         ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg())
-        robot = AssetBaseCfg(
-            prim_path="{ENV_REGEX_NS}/Robot",
-            spawn=NewtonUsdFileCfg(
-                asset_path=newton.examples.get_asset("cartpole_single_pendulum.usda"), root_path="/cartpole"
-            ),
-            init_state=AssetBaseCfg.InitialStateCfg(pos=(0.0, 0.0, 2.0)),
-        )
+        robot = usd_cartpole_cfg()
 
-    SimulationContext.clear_instance()
-    sim = SimulationContext(SimulationCfg(dt=1 / 120, device="cpu", physics=NewtonCfg()))
-    scene = InteractiveScene(SceneCfg(num_envs=4, env_spacing=3.0))
-    sim.reset()
-    yield scene, NewtonManager.get_model(), NewtonManager.get_state_0()
-    SimulationContext.clear_instance()
+    _, scene = scene_factory(SceneCfg(num_envs=4, env_spacing=3.0), dt=1 / 120, device="cpu")
+    return scene, NewtonManager.get_model(), NewtonManager.get_state_0()
 
 
 def test_four_worlds_hold_four_times_the_bodies(cloned_scene):

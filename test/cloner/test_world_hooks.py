@@ -7,6 +7,7 @@ import newton.examples
 import numpy as np
 import pytest
 import warp as wp
+from conftest import new_simulation, usd_cartpole_cfg
 
 NUM_ENVS = 3
 SPACING = 3.0
@@ -16,27 +17,17 @@ def _build_scene(num_envs: int = NUM_ENVS):
     """Cartpole worlds on a shared ground (Featherstone, CPU); the scene, before sim.reset()."""
     from isaaclab.assets import AssetBaseCfg
     from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
-    from isaaclab.sim import SimulationCfg, SimulationContext
     from isaaclab.utils import configclass
 
     from isaaclab_newton.physics import FeatherstoneSolverCfg, NewtonCfg
-    from isaaclab_newton.sim import GroundPlaneCfg, NewtonUsdFileCfg
+    from isaaclab_newton.sim import GroundPlaneCfg
 
     @configclass
     class SceneCfg(InteractiveSceneCfg):
         ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg())
-        robot = AssetBaseCfg(
-            prim_path="{ENV_REGEX_NS}/Robot",
-            spawn=NewtonUsdFileCfg(
-                asset_path=newton.examples.get_asset("cartpole_single_pendulum.usda"), root_path="/cartpole"
-            ),
-            init_state=AssetBaseCfg.InitialStateCfg(pos=(0.0, 0.0, 2.0)),
-        )
+        robot = usd_cartpole_cfg()
 
-    SimulationContext.clear_instance()
-    sim = SimulationContext(
-        SimulationCfg(dt=1 / 120, device="cpu", physics=NewtonCfg(solver_cfg=FeatherstoneSolverCfg()))
-    )
+    sim = new_simulation(NewtonCfg(solver_cfg=FeatherstoneSolverCfg()), dt=1 / 120, device="cpu")
     return sim, InteractiveScene(SceneCfg(num_envs=num_envs, env_spacing=SPACING))
 
 

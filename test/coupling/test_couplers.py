@@ -8,10 +8,8 @@ import newton
 import pytest
 import torch
 import warp as wp
-from conftest import TEST_DEVICE
+from conftest import BLOCK_TOP, BOX_HALF, box_on_soft_block_cfg, new_simulation, step_scene
 
-BLOCK_TOP = 0.1  # [m]
-BOX_HALF = 0.05  # [m]
 BOX = "/World/envs/env_.*/Box"
 BLOCK = "/World/envs/env_.*/Block"
 
@@ -44,56 +42,18 @@ def _make_scene(solver_cfg, *, num_envs: int = 1, observables=(), soft_contact_c
 
     ``physics_cfg`` goes to :class:`NewtonCfg` as it is (``num_substeps``, ``use_cpu_graph``, ...).
     """
-    import isaaclab.sim as sim_utils
-    from isaaclab.assets import AssetBaseCfg, DeformableObjectCfg, RigidObjectCfg
-    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
-    from isaaclab.sim import SimulationCfg, SimulationContext
-    from isaaclab.sim.schemas import MassCfg, UsdPhysicsCollisionCfg, UsdPhysicsRigidBodyCfg
-    from isaaclab.utils import configclass
+    from isaaclab.scene import InteractiveScene
 
     from isaaclab_newton.physics import NewtonCfg, NewtonSoftContactCfg
-    from isaaclab_newton.sim import DeformableMaterialCfg, GroundPlaneCfg, SoftGridCfg
 
-    @configclass
-    class SceneCfg(InteractiveSceneCfg):
-        ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg())
-        block = DeformableObjectCfg(
-            prim_path="{ENV_REGEX_NS}/Block",
-            spawn=SoftGridCfg(
-                size=(0.2, 0.2, BLOCK_TOP),
-                resolution=(4, 4, 2),
-                material=DeformableMaterialCfg(youngs_modulus=1.0e5, density=500.0, damping=1.0),
-            ),
-            init_state=DeformableObjectCfg.InitialStateCfg(pos=(-0.1, -0.1, 0.0)),
-        )
-        box = RigidObjectCfg(
-            prim_path="{ENV_REGEX_NS}/Box",
-            spawn=sim_utils.CuboidCfg(
-                size=(2 * BOX_HALF,) * 3,
-                rigid_props=[UsdPhysicsRigidBodyCfg()],
-                mass_props=[MassCfg(mass=1.0)],
-                collision_props=[UsdPhysicsCollisionCfg()],
-            ),
-            init_state=RigidObjectCfg.InitialStateCfg(pos=(0.0, 0.0, BLOCK_TOP + BOX_HALF + 0.01)),
-        )
-
-    SimulationContext.clear_instance()
     physics = NewtonCfg(
         solver_cfg=solver_cfg,
         observables=tuple(observables),
         soft_contact_cfg=soft_contact_cfg or NewtonSoftContactCfg(),
         **physics_cfg,
     )
-    sim = SimulationContext(SimulationCfg(dt=1.0 / 120.0, device=TEST_DEVICE, physics=physics))
-    scene = InteractiveScene(SceneCfg(num_envs=num_envs, env_spacing=1.0))
-    return sim, scene
-
-
-def _run(sim, scene, steps: int) -> None:
-    for _ in range(steps):
-        scene.write_data_to_sim()
-        sim.step(render=False)
-        scene.update(sim.get_physics_dt())
+    sim = new_simulation(physics, dt=1.0 / 120.0)
+    return sim, InteractiveScene(box_on_soft_block_cfg(num_envs=num_envs))
 
 
 def _assert_box_on_block(scene) -> None:
@@ -115,7 +75,7 @@ def test_proxy_holds_box_200_steps_and_resets_one_world():
     sim.reset()
     assert type(NewtonManager.get_solver()).__name__ == "SolverCoupledProxy"
     assert NewtonManager.uses_graph(), "MuJoCo Warp and VBD entries can both be captured, so the coupled step is"
-    _run(sim, scene, 200)
+    step_scene(sim, scene, 200)
     _assert_box_on_block(scene)
     qdd = NewtonManager.get_observables().body_qdd.numpy()
     assert math.isfinite(float(abs(qdd).sum())), "body observables pass through to MuJoCo Warp"
@@ -135,7 +95,7 @@ def test_proxy_runs_mujoco_rne_only_on_substeps_with_body_observables(rne_passes
     )
     sim.reset()
     rne_passes.clear()
-    _run(sim, scene, 3)
+    step_scene(sim, scene, 3)
     assert len(rne_passes) == 3, f"{len(rne_passes)} RNE passes in 3 physics steps of 2 substeps"
 
 
@@ -164,7 +124,7 @@ def test_staggered_proxy_with_destination_pipeline_holds_box():
     cfg = _proxy_cfg(_entries(), mode="staggered", collision_pipeline=NewtonCollisionPipelineCfg(), collide_interval=1)
     sim, scene = _make_scene(cfg)
     sim.reset()
-    _run(sim, scene, 200)
+    step_scene(sim, scene, 200)
     _assert_box_on_block(scene)
     SimulationContext.clear_instance()
 
@@ -204,7 +164,7 @@ def test_admm_holds_box_200_steps():
 
     sim, scene = _make_scene(CouplerAdmmCfg(entries=list(_entries()), rho=50.0))
     sim.reset()
-    _run(sim, scene, 200)
+    step_scene(sim, scene, 200)
     _assert_box_on_block(scene)
     SimulationContext.clear_instance()
 

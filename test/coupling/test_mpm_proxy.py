@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import TEST_DEVICE
+from conftest import TEST_DEVICE, new_simulation, rigid_box_cfg, sand_cfg
 
 DT = 1.0 / 120.0  # [s]
 GRAVITY = 9.81  # [m/s^2]
@@ -23,42 +23,19 @@ def _make_scene(mass_scale: float):
     Coupled as upstream's Franka-Pour lays it out: the rigid entry owns the box and the ground, the MPM entry
     owns every particle in place, and the box is proxied into MPM without a proxy collision pipeline.
     """
-    import isaaclab.sim as sim_utils
-    from isaaclab.assets import AssetBaseCfg, RigidObjectCfg
+    from isaaclab.assets import AssetBaseCfg
     from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
-    from isaaclab.sim import SimulationCfg, SimulationContext
-    from isaaclab.sim.schemas import MassCfg, UsdPhysicsCollisionCfg, UsdPhysicsRigidBodyCfg
     from isaaclab.utils import configclass
 
     from isaaclab_contrib.coupling import CouplerEntryCfg, CouplerProxyCfg, CouplerProxyMappingCfg
-    from isaaclab_newton.assets import MPMObjectCfg
     from isaaclab_newton.physics import MJWarpSolverCfg, MPMSolverCfg, NewtonCfg, NewtonCollisionPipelineCfg
     from isaaclab_newton.sim import GroundPlaneCfg
-    from isaaclab_newton.sim.spawners.mpm import MPMGridCfg, MPMParticleMaterialCfg
 
     @configclass
     class SceneCfg(InteractiveSceneCfg):
         ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg())
-        sand = MPMObjectCfg(
-            prim_path="{ENV_REGEX_NS}/Sand",
-            spawn=MPMGridCfg(
-                lower=(-0.12, -0.12, 0.0),
-                upper=(0.12, 0.12, BED),
-                voxel_size=VOXEL,
-                particles_per_cell=2.0,
-                material=MPMParticleMaterialCfg(density=1500.0, friction=0.7),
-            ),
-        )
-        box = RigidObjectCfg(
-            prim_path="{ENV_REGEX_NS}/Box",
-            spawn=sim_utils.CuboidCfg(
-                size=(2 * HALF,) * 3,
-                rigid_props=[UsdPhysicsRigidBodyCfg()],
-                mass_props=[MassCfg(mass=MASS)],
-                collision_props=[UsdPhysicsCollisionCfg()],
-            ),
-            init_state=RigidObjectCfg.InitialStateCfg(pos=(0.0, 0.0, BED + HALF + 0.01)),
-        )
+        sand = sand_cfg(half_width=0.12, height=BED, voxel=VOXEL)
+        box = rigid_box_cfg("Box", size=(2 * HALF,) * 3, mass=MASS, pos=(0.0, 0.0, BED + HALF + 0.01))
 
     coupler = CouplerProxyCfg(
         entries=[
@@ -82,9 +59,8 @@ def _make_scene(mass_scale: float):
             )
         ],
     )
-    SimulationContext.clear_instance()
     physics = NewtonCfg(solver_cfg=coupler, collision_cfg=NewtonCollisionPipelineCfg(soft_contact_max=0))
-    sim = SimulationContext(SimulationCfg(dt=DT, device=TEST_DEVICE, physics=physics))
+    sim = new_simulation(physics, dt=DT)
     scene = InteractiveScene(SceneCfg(num_envs=1, env_spacing=1.0))
     sim.reset()
     return sim, scene

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from conftest import TEST_DEVICE
+from conftest import BLOCK_TOP, BOX_HALF, box_on_soft_block_cfg, new_simulation, step_scene
 
 BOX_MASS = 1.0  # [kg]
 GRAVITY = 9.81  # [m/s^2]
-BLOCK_TOP = 0.1  # [m]
-BOX_HALF = 0.05  # [m]
 STEPS = 120  # 1 s at dt 1/120 s
 STEP_NAMES = (
     "_clear_force_accumulators",
@@ -23,46 +21,16 @@ STEP_NAMES = (
 def _make_scene(
     coupling_mode: str, *, use_cpu_graph: bool = False, before_reset=None, observables=(), soft_contact_cfg=None
 ):
-    """A 1 kg, 0.1 m rigid box resting 5 mm above a 0.2 x 0.2 x 0.1 m soft block (E 1e5 Pa) on the ground."""
-    import isaaclab.sim as sim_utils
-    from isaaclab.assets import AssetBaseCfg, DeformableObjectCfg, RigidObjectCfg
-    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
-    from isaaclab.sim import SimulationCfg, SimulationContext
-    from isaaclab.sim.schemas import MassCfg, UsdPhysicsCollisionCfg, UsdPhysicsRigidBodyCfg
-    from isaaclab.utils import configclass
+    """A 1 kg, 0.1 m rigid box resting 1 cm above a 0.2 x 0.2 x 0.1 m soft block (E 1e5 Pa) on the ground."""
+    from isaaclab.scene import InteractiveScene
 
     from isaaclab_contrib.custom_coupling import CoupledMJWarpVBDSolverCfg
     from isaaclab_newton.physics import NewtonCfg, NewtonSoftContactCfg, VBDSolverCfg
-    from isaaclab_newton.sim import DeformableMaterialCfg, GroundPlaneCfg, SoftGridCfg
-
-    @configclass
-    class SceneCfg(InteractiveSceneCfg):
-        ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg())
-        block = DeformableObjectCfg(
-            prim_path="{ENV_REGEX_NS}/Block",
-            spawn=SoftGridCfg(
-                size=(0.2, 0.2, BLOCK_TOP),
-                resolution=(4, 4, 2),
-                material=DeformableMaterialCfg(youngs_modulus=1.0e5, density=500.0, damping=1.0),
-            ),
-            init_state=DeformableObjectCfg.InitialStateCfg(pos=(-0.1, -0.1, 0.0)),
-        )
-        box = RigidObjectCfg(
-            prim_path="{ENV_REGEX_NS}/Box",
-            spawn=sim_utils.CuboidCfg(
-                size=(2 * BOX_HALF,) * 3,
-                rigid_props=[UsdPhysicsRigidBodyCfg()],
-                mass_props=[MassCfg(mass=BOX_MASS)],
-                collision_props=[UsdPhysicsCollisionCfg()],
-            ),
-            init_state=RigidObjectCfg.InitialStateCfg(pos=(0.0, 0.0, BLOCK_TOP + BOX_HALF + 0.01)),
-        )
 
     solver_cfg = CoupledMJWarpVBDSolverCfg(
         coupling_mode=coupling_mode,
         soft_solver_cfg=VBDSolverCfg(integrate_with_external_rigid_solver=True, iterations=10),
     )
-    SimulationContext.clear_instance()
     physics = NewtonCfg(
         solver_cfg=solver_cfg,
         num_substeps=2,
@@ -70,19 +38,12 @@ def _make_scene(
         observables=tuple(observables),
         soft_contact_cfg=soft_contact_cfg or NewtonSoftContactCfg(),
     )
-    sim = SimulationContext(SimulationCfg(dt=1.0 / 120.0, device=TEST_DEVICE, physics=physics))
-    scene = InteractiveScene(SceneCfg(num_envs=1, env_spacing=1.0))
+    sim = new_simulation(physics, dt=1.0 / 120.0)
+    scene = InteractiveScene(box_on_soft_block_cfg(box_mass=BOX_MASS))
     if before_reset is not None:
         before_reset()
     sim.reset()
     return sim, scene
-
-
-def _run(sim, scene, steps: int) -> None:
-    for _ in range(steps):
-        scene.write_data_to_sim()
-        sim.step(render=False)
-        scene.update(sim.get_physics_dt())
 
 
 def test_two_way_block_holds_box_and_pushes_back():
@@ -99,7 +60,7 @@ def test_two_way_block_holds_box_and_pushes_back():
     box = scene["box"]
     reactions = []
     for _ in range(STEPS):
-        _run(sim, scene, 1)
+        step_scene(sim, scene, 1)
         reactions.append(NewtonCoupledMJWarpVBDManager.get_soft_contact_reaction().numpy()[0])
     z = box.data.root_link_pos_w.torch[0, 2].item()
     assert z > BLOCK_TOP + BOX_HALF, f"the box sank into the block (z = {z:.4f} m)"
@@ -135,7 +96,7 @@ def test_one_way_box_falls_through_block():
     from isaaclab_contrib.custom_coupling import NewtonCoupledMJWarpVBDManager
 
     sim, scene = _make_scene("one_way")
-    _run(sim, scene, STEPS)
+    step_scene(sim, scene, STEPS)
     assert scene["box"].data.root_link_pos_w.torch[0, 2].item() == pytest.approx(BOX_HALF, abs=2e-3)
     assert not NewtonCoupledMJWarpVBDManager.get_soft_contact_reaction().numpy().any()
     SimulationContext.clear_instance()
@@ -166,7 +127,7 @@ def test_substep_runs_the_documented_steps_in_order(mode):
 
     try:
         sim, scene = _make_scene(mode, before_reset=patch)
-        _run(sim, scene, 30)
+        step_scene(sim, scene, 30)
     finally:
         mp.undo()
         SimulationContext.clear_instance()

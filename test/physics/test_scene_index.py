@@ -6,55 +6,36 @@ import newton.examples
 import numpy as np
 import pytest
 import warp as wp
+from conftest import rigid_box_cfg, usd_cartpole_cfg
 
 NUM_ENVS = 4
 
 
 @pytest.fixture(scope="module")
-def mixed_scene():
+def mixed_scene(scene_factory):
     """Per env: a cartpole (robot), a free cube (object) and a static box collider (prop), on a shared ground."""
     import isaaclab.sim as sim_utils
-    from isaaclab.assets import AssetBaseCfg, RigidObjectCfg
-    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
-    from isaaclab.sim import SimulationCfg, SimulationContext
-    from isaaclab.sim.schemas import MassCfg, UsdPhysicsCollisionCfg, UsdPhysicsRigidBodyCfg
+    from isaaclab.assets import AssetBaseCfg
+    from isaaclab.scene import InteractiveSceneCfg
+    from isaaclab.sim.schemas import UsdPhysicsCollisionCfg
     from isaaclab.utils import configclass
 
-    from isaaclab_newton.physics import NewtonCfg, NewtonManager
-    from isaaclab_newton.sim import GroundPlaneCfg, NewtonUsdFileCfg
+    from isaaclab_newton.physics import NewtonManager
+    from isaaclab_newton.sim import GroundPlaneCfg
 
     @configclass
     class SceneCfg(InteractiveSceneCfg):
         ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg())
-        robot = AssetBaseCfg(
-            prim_path="{ENV_REGEX_NS}/Robot",
-            spawn=NewtonUsdFileCfg(
-                asset_path=newton.examples.get_asset("cartpole_single_pendulum.usda"), root_path="/cartpole"
-            ),
-            init_state=AssetBaseCfg.InitialStateCfg(pos=(0.0, 0.0, 2.0)),
-        )
-        cube = RigidObjectCfg(
-            prim_path="{ENV_REGEX_NS}/Cube",
-            spawn=sim_utils.CuboidCfg(
-                size=(0.2, 0.2, 0.2),
-                mass_props=[MassCfg(mass=1.0)],
-                rigid_props=[UsdPhysicsRigidBodyCfg()],
-                collision_props=[UsdPhysicsCollisionCfg()],
-            ),
-            init_state=RigidObjectCfg.InitialStateCfg(pos=(1.0, 0.0, 0.5)),
-        )
+        robot = usd_cartpole_cfg()
+        cube = rigid_box_cfg("Cube", pos=(1.0, 0.0, 0.5))
         prop = AssetBaseCfg(
             prim_path="{ENV_REGEX_NS}/Prop",
             spawn=sim_utils.CuboidCfg(size=(0.5, 0.5, 0.1), collision_props=[UsdPhysicsCollisionCfg()]),
             init_state=AssetBaseCfg.InitialStateCfg(pos=(-1.0, 0.0, 0.05)),
         )
 
-    SimulationContext.clear_instance()
-    sim = SimulationContext(SimulationCfg(dt=1 / 120, device="cpu", physics=NewtonCfg()))
-    InteractiveScene(SceneCfg(num_envs=NUM_ENVS, env_spacing=3.0))
-    sim.reset()
-    yield NewtonManager.get_scene_index(), NewtonManager.get_model()
-    SimulationContext.clear_instance()
+    scene_factory(SceneCfg(num_envs=NUM_ENVS, env_spacing=3.0), dt=1 / 120, device="cpu")
+    return NewtonManager.get_scene_index(), NewtonManager.get_model()
 
 
 def _worlds(model, kind: str, indices: np.ndarray) -> np.ndarray:

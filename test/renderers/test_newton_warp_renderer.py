@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from conftest import rigid_box_cfg, step_scene
 
 W = H = 96
 FOCAL, APERTURE = 24.0, 20.955
@@ -18,32 +19,14 @@ RED = (1.0, 0.0, 0.0)  # the cube's authored diffuse colour
 
 
 @pytest.fixture(scope="module")
-def camera_scene():
+def camera_scene(scene_factory):
     """Two envs 2 m apart: a 0.6 m cube at (0, 0, 1), a wall at x = 4 m, a fixed camera and one on the cube."""
     import isaaclab.sim as sim_utils
-    from isaaclab.assets import RigidObjectCfg
-    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
+    from isaaclab.scene import InteractiveSceneCfg
     from isaaclab.sensors import CameraCfg
-    from isaaclab.sim import SimulationCfg, SimulationContext
-    from isaaclab.sim.schemas import MassCfg, UsdPhysicsCollisionCfg, UsdPhysicsRigidBodyCfg
     from isaaclab.utils import configclass
 
-    from isaaclab_newton.physics import NewtonCfg
     from isaaclab_newton.renderers import NewtonWarpRendererCfg
-
-    def box(size, pos, color=None, tags=None):
-        material = sim_utils.PreviewSurfaceCfg(diffuse_color=color) if color is not None else None
-        return RigidObjectCfg(
-            spawn=sim_utils.CuboidCfg(
-                size=size,
-                rigid_props=[UsdPhysicsRigidBodyCfg()],
-                mass_props=[MassCfg(mass=1.0)],
-                collision_props=[UsdPhysicsCollisionCfg()],
-                visual_material=material,
-                semantic_tags=tags,
-            ),
-            init_state=RigidObjectCfg.InitialStateCfg(pos=pos),
-        )
 
     def camera(prim_path, pos, **kw):
         return CameraCfg(
@@ -58,10 +41,10 @@ def camera_scene():
 
     @configclass
     class SceneCfg(InteractiveSceneCfg):
-        cube = box((CUBE, CUBE, CUBE), (0.0, 0.0, 1.0), RED, [("class", "cube")]).replace(
-            prim_path="{ENV_REGEX_NS}/Cube"
+        cube = rigid_box_cfg(
+            "Cube", size=(CUBE, CUBE, CUBE), pos=(0.0, 0.0, 1.0), color=RED, semantic_tags=[("class", "cube")]
         )
-        wall = box((WALL_T, 40.0, 40.0), (WALL_X, 0.0, 1.0)).replace(prim_path="{ENV_REGEX_NS}/Wall")
+        wall = rigid_box_cfg("Wall", size=(WALL_T, 40.0, 40.0), pos=(WALL_X, 0.0, 1.0))
         cam = camera(
             "{ENV_REGEX_NS}/Cam",
             (CAM_X, 0.0, 1.0),
@@ -79,20 +62,9 @@ def camera_scene():
         )
         mounted_lazy = camera("{ENV_REGEX_NS}/Cube/LazyCam", (MOUNT, 0.0, 0.0), data_types=["depth"])
 
-    SimulationContext.clear_instance()
-    sim = SimulationContext(SimulationCfg(dt=1 / 120, device="cpu", gravity=(0.0, 0.0, 0.0), physics=NewtonCfg()))
-    scene = InteractiveScene(SceneCfg(num_envs=2, env_spacing=2.0))
-    sim.reset()
-    _step(sim, scene)
-    yield sim, scene
-    SimulationContext.clear_instance()
-
-
-def _step(sim, scene, steps: int = 1) -> None:
-    for _ in range(steps):
-        scene.write_data_to_sim()
-        sim.step(render=False)
-        scene.update(sim.get_physics_dt())
+    sim, scene = scene_factory(SceneCfg(num_envs=2, env_spacing=2.0), dt=1 / 120, gravity=(0.0, 0.0, 0.0), device="cpu")
+    step_scene(sim, scene, 1)
+    return sim, scene
 
 
 def _shape_of(scene, name: str, env: int) -> int:
@@ -217,7 +189,7 @@ def test_body_mounted_camera_moves_with_its_body(camera_scene):
     pose = cube.data.root_pose_w.torch.clone()
     pose[0, 0] += 1.0
     cube.write_root_pose_to_sim_index(root_pose=pose[:1], env_ids=torch.tensor([0]))
-    _step(sim, scene)
+    step_scene(sim, scene, 1)
     after = mounted.data.output["depth"].torch[:, H // 2, W // 2, 0].numpy()
     np.testing.assert_allclose(after, [before - 1.0, before], atol=1e-3)
     pos = mounted.data.pos_w.torch.numpy()
@@ -234,9 +206,9 @@ def test_mounted_camera_follows_its_body_across_another_envs_reset(camera_scene)
     pose = cube.data.root_pose_w.torch.clone()
     pose[0, 0] -= 0.5
     cube.write_root_pose_to_sim_index(root_pose=pose[:1], env_ids=torch.tensor([0]))
-    _step(sim, scene)
+    step_scene(sim, scene, 1)
     lazy.reset(env_ids=[1])
-    _step(sim, scene)
+    step_scene(sim, scene, 1)
     depth = lazy.data.output["depth"].torch[0, H // 2, W // 2, 0].item()
     np.testing.assert_allclose(depth, before + 0.5, atol=1e-3)
 

@@ -6,16 +6,16 @@ import importlib.util
 
 import pytest
 import torch
+from conftest import step_scene
 
 GRAVITY = 9.81  # [m/s^2]
 
 
 @pytest.fixture(scope="module")
-def ants():
+def ants(scene_factory):
     """16 MJCF ants on a friction-1 ground plane, MuJoCo Warp, dt 1/120 s."""
     from isaaclab.assets import ArticulationCfg, AssetBaseCfg
-    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
-    from isaaclab.sim import SimulationCfg, SimulationContext
+    from isaaclab.scene import InteractiveSceneCfg
     from isaaclab.utils import configclass, replace
 
     from isaaclab_contrib.tasks.ant.ant_direct_env_cfg import ant_physics
@@ -27,19 +27,10 @@ def ants():
         ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg(static_friction=1.0))
         robot: ArticulationCfg = replace(ANT_CFG, prim_path="{ENV_REGEX_NS}/Robot")
 
-    SimulationContext.clear_instance()
-    sim = SimulationContext(SimulationCfg(dt=1 / 120, device="cpu", physics=ant_physics("mjwarp")))
-    scene = InteractiveScene(SceneCfg(num_envs=16, env_spacing=5.0))
-    sim.reset()
-    yield sim, scene, scene["robot"]
-    SimulationContext.clear_instance()
-
-
-def _step(sim, scene, steps: int) -> None:
-    for _ in range(steps):
-        scene.write_data_to_sim()
-        sim.step(render=False)
-        scene.update(sim.get_physics_dt())
+    sim, scene = scene_factory(
+        SceneCfg(num_envs=16, env_spacing=5.0), physics=ant_physics("mjwarp"), dt=1 / 120, device="cpu"
+    )
+    return sim, scene, scene["robot"]
 
 
 def test_ant_steps_300_with_random_efforts(ants):
@@ -50,7 +41,7 @@ def test_ant_steps_300_with_random_efforts(ants):
     for _ in range(30):
         effort = 15.0 * (2.0 * torch.rand((16, 8), generator=generator) - 1.0)
         robot.actuators.target_command.set_effort_index(value=effort)
-        _step(sim, scene, 10)
+        step_scene(sim, scene, 10)
         assert torch.isfinite(robot.data.joint_pos.torch).all()
         assert torch.isfinite(robot.data.root_state_w.torch).all()
     assert (robot.data.root_link_pos_w.torch[:, 2] > 0.1).all()
@@ -70,7 +61,7 @@ def test_floating_root_writes_give_ballistic_flight(ants):
     robot.write_root_velocity_to_sim_index(root_velocity=vel)
     torch.testing.assert_close(robot.data.root_link_pos_w.torch, pose[:, :3], atol=1e-5, rtol=0)
     steps = 24
-    _step(sim, scene, steps)
+    step_scene(sim, scene, steps)
     dt = sim.get_physics_dt()
     t = steps * dt
     expected = 3.0 + t - 0.5 * GRAVITY * t * (t + dt)

@@ -1,28 +1,10 @@
-"""Warp kernels moving nodal data between per-env (N, P) buffers and Newton's flat particle arrays."""
+"""Warp kernels of the deformable body alone: nodal means and kinematic targets (pinning)."""
 
 from __future__ import annotations
 
 import warp as wp
 
-vec6f = wp.types.vector(length=6, dtype=wp.float32)
-"""Nodal state (x, y, z [m], vx, vy, vz [m/s])."""
-
-
-@wp.kernel
-def gather_nodal_kernel(
-    particle_q: wp.array(dtype=wp.vec3),
-    particle_qd: wp.array(dtype=wp.vec3),
-    indices: wp.array2d(dtype=wp.int32),
-    pos: wp.array2d(dtype=wp.vec3),
-    vel: wp.array2d(dtype=wp.vec3),
-    state: wp.array2d(dtype=vec6f),
-):
-    env, node = wp.tid()
-    p = particle_q[indices[env, node]]
-    v = particle_qd[indices[env, node]]
-    pos[env, node] = p
-    vel[env, node] = v
-    state[env, node] = vec6f(p[0], p[1], p[2], v[0], v[1], v[2])
+from ..particle_kernels import source_row
 
 
 @wp.kernel
@@ -32,6 +14,7 @@ def nodal_mean_kernel(
     root_pos: wp.array(dtype=wp.vec3),
     root_vel: wp.array(dtype=wp.vec3),
 ):
+    """Mean nodal position and velocity of every env (the root of a deformable body)."""
     env = wp.tid()
     n = pos.shape[1]
     sp = wp.vec3(0.0)
@@ -41,53 +24,6 @@ def nodal_mean_kernel(
         sv += vel[env, node]
     root_pos[env] = sp / float(n)
     root_vel[env] = sv / float(n)
-
-
-@wp.kernel
-def scatter_vec3_kernel(
-    values: wp.array2d(dtype=wp.vec3),
-    env_ids: wp.array(dtype=wp.int32),
-    full_data: bool,
-    indices: wp.array2d(dtype=wp.int32),
-    out_a: wp.array(dtype=wp.vec3),
-    out_b: wp.array(dtype=wp.vec3),
-):
-    k, node = wp.tid()
-    env = env_ids[k]
-    row = k
-    if full_data:
-        row = env
-    out_a[indices[env, node]] = values[row, node]
-    out_b[indices[env, node]] = values[row, node]
-
-
-@wp.kernel
-def scatter_state_kernel(
-    states: wp.array2d(dtype=vec6f),
-    env_ids: wp.array(dtype=wp.int32),
-    select: wp.array(dtype=wp.bool),
-    full_data: bool,
-    indices: wp.array2d(dtype=wp.int32),
-    q_a: wp.array(dtype=wp.vec3),
-    q_b: wp.array(dtype=wp.vec3),
-    qd_a: wp.array(dtype=wp.vec3),
-    qd_b: wp.array(dtype=wp.vec3),
-):
-    """Write nodal states of ``env_ids`` into both states; a non-empty ``select`` (over ``env_ids``) skips rows."""
-    k, node = wp.tid()
-    if select.shape[0] > 0:  # noqa: SIM102  (nested so that an empty select is never indexed)
-        if not select[k]:
-            return
-    env = env_ids[k]
-    row = k
-    if full_data:
-        row = env
-    s = states[row, node]
-    p = indices[env, node]
-    q_a[p] = wp.vec3(s[0], s[1], s[2])
-    q_b[p] = wp.vec3(s[0], s[1], s[2])
-    qd_a[p] = wp.vec3(s[3], s[4], s[5])
-    qd_b[p] = wp.vec3(s[3], s[4], s[5])
 
 
 @wp.kernel
@@ -108,10 +44,7 @@ def scatter_kinematic_target_kernel(
     """Pin nodes whose flag is 0 (zero mass, both states at the target, at rest); free nodes get their mass back."""
     k, node = wp.tid()
     env = env_ids[k]
-    row = k
-    if full_data:
-        row = env
-    target = targets[row, node]
+    target = targets[source_row(k, env, full_data), node]
     stored[env, node] = target
     p = indices[env, node]
     if target[3] < 0.5:

@@ -4,26 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...physics import NewtonManager
+from ..particle_rows import find_particle_rows
+
+DEFORMABLE_SPAWNERS = "SoftGridCfg, SoftMeshCfg, ClothGridCfg or ClothMeshCfg (isaaclab_newton.sim)"
+"""The spawners that make a deformable, named when a prim holds no particles."""
 
 
 def deformable_particle_indices(prim_path: str) -> tuple[np.ndarray, np.ndarray]:
-    """Return the world ids and model particle indices of the deformable at ``prim_path`` in the scene index.
+    """Return the world ids, shape (N,), and model particle indices, shape (N, P), of the deformable at ``prim_path``.
 
-    Args:
-        prim_path: The asset configuration's prim path (regex over environments).
-
-    Returns:
-        ``(world_ids, indices)``: world of each env, shape (N,), and particle indices, shape (N, P).
-
-    Raises:
-        RuntimeError: If the model is not finalized (before ``sim.reset()``).
-        ValueError: If no prim matches ``prim_path`` or it holds no particles.
+    See :func:`~isaaclab_newton.assets.particle_rows.find_particle_rows` (errors included).
     """
-    entities = NewtonManager.get_scene_index().find(prim_path)
-    if entities.count("particle") == 0:
-        raise ValueError(
-            f"{prim_path!r} holds no particles; spawn a deformable with SoftGridCfg, SoftMeshCfg, ClothGridCfg or"
-            " ClothMeshCfg (isaaclab_newton.sim)."
-        )
-    return np.asarray(entities.world_ids), entities.indices("particle")
+    return find_particle_rows(prim_path, spawners=DEFORMABLE_SPAWNERS)
