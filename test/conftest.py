@@ -213,11 +213,11 @@ def scene_factory():
 def cartpole_scene_factory(scene_factory):
     """Factory for ``(sim, scene, robot)``: ``num_envs`` cartpoles alone, 3 m apart, dt 1/240 s, on the CPU.
 
-    ``cartpole_scene_factory(num_envs=..., actuators=None, joint_pos=None, physics=None)``; see :func:`cartpole_cfg`.
-    The context is cleared after the module.
+    ``cartpole_scene_factory(num_envs=..., actuators=None, joint_pos=None, physics=None, gravity=(0, 0, -9.81))``;
+    see :func:`cartpole_cfg`. The context is cleared after the module.
     """
 
-    def factory(*, num_envs: int, actuators=None, joint_pos=None, physics=None):
+    def factory(*, num_envs: int, actuators=None, joint_pos=None, physics=None, gravity=(0.0, 0.0, -9.81)):
         from isaaclab.assets import ArticulationCfg
         from isaaclab.scene import InteractiveSceneCfg
         from isaaclab.utils import configclass
@@ -226,7 +226,8 @@ def cartpole_scene_factory(scene_factory):
         class SceneCfg(InteractiveSceneCfg):
             robot: ArticulationCfg = cartpole_cfg(actuators=actuators, joint_pos=joint_pos)
 
-        sim, scene = scene_factory(SceneCfg(num_envs=num_envs, env_spacing=3.0), physics=physics, device="cpu")
+        scene_cfg = SceneCfg(num_envs=num_envs, env_spacing=3.0)
+        sim, scene = scene_factory(scene_cfg, physics=physics, gravity=gravity, device="cpu")
         return sim, scene, scene["robot"]
 
     return factory

@@ -3,35 +3,19 @@
 from __future__ import annotations
 
 import torch
+from conftest import implicit_cartpole_actuators
 
 
-def _drive(make_sim) -> tuple[torch.Tensor, ...]:
+def _drive(cartpole_scene_factory) -> tuple[torch.Tensor, ...]:
     """Ten physics steps of pole PD targets and cart efforts on four cartpoles (implicit actuators).
 
     Returns joint positions, velocities, computed and applied efforts.
     """
-    from isaaclab.actuators import ImplicitActuatorCfg
-    from isaaclab.assets import ArticulationCfg
-    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
-    from isaaclab.utils import configclass, replace
+    from isaaclab_newton.physics import MJWarpSolverCfg, NewtonCfg
 
-    from isaaclab_contrib.tasks.cartpole.robot_cfg import CARTPOLE_CFG
-    from isaaclab_newton.physics import MJWarpSolverCfg
-
-    robot_cfg = replace(CARTPOLE_CFG, prim_path="{ENV_REGEX_NS}/Robot")
-    robot_cfg.actuators = {
-        "cart": ImplicitActuatorCfg(joint_names_expr=["slider_to_cart"], stiffness=0.0, damping=0.0),
-        "pole": ImplicitActuatorCfg(joint_names_expr=["cart_to_pole"], stiffness=10.0, damping=1.0),
-    }
-
-    @configclass
-    class SceneCfg(InteractiveSceneCfg):
-        robot: ArticulationCfg = robot_cfg
-
-    sim = make_sim(MJWarpSolverCfg(), device="cpu")
-    scene = InteractiveScene(SceneCfg(num_envs=4, env_spacing=3.0))
-    sim.reset()
-    robot = scene["robot"]
+    actuators = implicit_cartpole_actuators(cart_damping=0.0, pole_stiffness=10.0, pole_damping=1.0)
+    physics = NewtonCfg(solver_cfg=MJWarpSolverCfg())
+    sim, scene, robot = cartpole_scene_factory(num_envs=4, actuators=actuators, physics=physics)
     cart, pole = robot.joint_names.index("slider_to_cart"), robot.joint_names.index("cart_to_pole")
     command = robot.actuators.target_command
     for k in range(10):
@@ -45,18 +29,18 @@ def _drive(make_sim) -> tuple[torch.Tensor, ...]:
     return *state, *telemetry
 
 
-def test_replayed_commands_match_plain_launches(make_sim, monkeypatch):
+def test_replayed_commands_match_plain_launches(cartpole_scene_factory, monkeypatch):
     """The replayed command path leaves the same joint state and telemetry as plain wp.launch calls, bit for bit."""
     import warp as wp
 
     from isaaclab_newton.physics.recorded_launch import RecordedLaunches
 
-    replayed = _drive(make_sim)
+    replayed = _drive(cartpole_scene_factory)
     assert replayed[0].abs().max() > 1e-3  # the commands moved the joints
 
     def plain(self, kernel, dim, args, *, fresh=()):
         wp.launch(kernel, dim=dim, inputs=list(args), device=self._device)
 
     monkeypatch.setattr(RecordedLaunches, "launch", plain)
-    for got, expected in zip(replayed, _drive(make_sim), strict=True):
+    for got, expected in zip(replayed, _drive(cartpole_scene_factory), strict=True):
         assert torch.equal(got, expected)

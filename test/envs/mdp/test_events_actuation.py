@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 import torch
-from conftest import step_scene
+from conftest import implicit_cartpole_actuators, step_scene
 
 G = 9.81  # [m/s^2]
 
@@ -24,34 +24,14 @@ def _term(term, env, name: str, **params):
 
 
 @pytest.fixture(scope="module")
-def cartpoles():
+def cartpoles(cartpole_scene_factory):
     """Three cartpoles at rest without gravity: cart free (no drive), pole PD 10 N m/rad, 1 N m s/rad."""
-    from isaaclab.actuators import ImplicitActuatorCfg
-    from isaaclab.assets import ArticulationCfg
-    from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
-    from isaaclab.sim import SimulationCfg, SimulationContext
-    from isaaclab.utils import configclass, replace
-
-    from isaaclab_contrib.tasks.cartpole.robot_cfg import CARTPOLE_CFG
     from isaaclab_newton.physics import MJWarpSolverCfg, NewtonCfg
 
-    robot_cfg = replace(CARTPOLE_CFG, prim_path="{ENV_REGEX_NS}/Robot")
-    robot_cfg.actuators = {
-        "cart": ImplicitActuatorCfg(joint_names_expr=["slider_to_cart"], stiffness=0.0, damping=0.0),
-        "pole": ImplicitActuatorCfg(joint_names_expr=["cart_to_pole"], stiffness=10.0, damping=1.0),
-    }
-
-    @configclass
-    class SceneCfg(InteractiveSceneCfg):
-        robot: ArticulationCfg = robot_cfg
-
-    SimulationContext.clear_instance()
+    actuators = implicit_cartpole_actuators(cart_damping=0.0, pole_stiffness=10.0, pole_damping=1.0)
     physics = NewtonCfg(solver_cfg=MJWarpSolverCfg())
-    sim = SimulationContext(SimulationCfg(dt=1 / 240, device="cpu", gravity=(0.0, 0.0, 0.0), physics=physics))
-    scene = InteractiveScene(SceneCfg(num_envs=3, env_spacing=3.0))
-    sim.reset()
-    yield sim, scene, SimpleNamespace(scene=scene, sim=sim, num_envs=3, device=sim.device)
-    SimulationContext.clear_instance()
+    sim, scene, _ = cartpole_scene_factory(num_envs=3, actuators=actuators, physics=physics, gravity=(0.0, 0.0, 0.0))
+    return sim, scene, SimpleNamespace(scene=scene, sim=sim, num_envs=3, device=sim.device)
 
 
 def _rest(scene, robot, pole: float = 0.0) -> None:
