@@ -111,6 +111,26 @@ def _assert_same(a: dict, b: dict) -> None:
         assert torch.equal(a[name], b[name]), f"{name} differs:\n{a[name]}\n{b[name]}"
 
 
+def record_step(env, action: torch.Tensor, **extra) -> dict[str, torch.Tensor]:
+    """``env.step(action)``; copies of its policy obs, reward, dones, episode logs and ``extra`` tensors read after it.
+
+    ``extra`` maps a name to a callable of no argument returning the tensor to record (read after the step).
+    """
+    obs, reward, terminated, time_out, extras = env.step(action)
+    record = {"obs": obs["policy"], "reward": reward, "terminated": terminated, "time_out": time_out}
+    record |= {f"log/{key}": value for key, value in extras["log"].items()}
+    record |= {name: read() for name, read in extra.items()}
+    return {key: torch.as_tensor(value).clone() for key, value in record.items()}
+
+
+def assert_same_trajectories(expected: list[dict], got: list[dict], *, atol: float, rtol: float) -> None:
+    """Each step of ``got`` has the keys of ``expected`` and values within the tolerances."""
+    for step, (a, b) in enumerate(zip(expected, got, strict=True)):
+        assert a.keys() == b.keys(), f"step {step}: logged keys differ: {sorted(a.keys() ^ b.keys())}"
+        for name in a:
+            torch.testing.assert_close(b[name], a[name], atol=atol, rtol=rtol, msg=f"step {step}: {name} differs")
+
+
 def replay_under_sync_error(env, actions: torch.Tensor, steps: int = 12) -> None:
     """Reset, step until the step graph is recorded, then run ``steps`` replayed steps under sync debug "error"."""
     env.reset(seed=0)

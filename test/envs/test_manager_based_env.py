@@ -6,7 +6,7 @@ import math
 
 import torch
 
-from .conftest import FIXED_RESET, _close, _make_env
+from .conftest import FIXED_RESET, _close, _make_env, assert_same_trajectories, record_step
 
 TASK = "Isaac-Cartpole-v0"
 
@@ -27,12 +27,11 @@ def _trajectory(mask_reset: bool, steps: int = 9) -> list[dict[str, torch.Tensor
         out = []
         for _ in range(steps):
             action = 2.0 * torch.rand((4, 1), generator=generator) - 1.0
-            obs, reward, terminated, time_out, extras = env.step(action)
-            record = {"obs": obs["policy"], "reward": reward, "terminated": terminated, "time_out": time_out}
-            record |= {f"log/{key}": value for key, value in extras["log"].items()}
-            record["joint_q"] = wp.to_torch(NewtonManager.get_state_0().joint_q)
-            record["episode_length"] = env.episode_length_buf
-            out.append({key: torch.as_tensor(value).clone() for key, value in record.items()})
+            reads = {
+                "joint_q": lambda: wp.to_torch(NewtonManager.get_state_0().joint_q),
+                "episode_length": lambda: env.episode_length_buf,
+            }
+            out.append(record_step(env, action, **reads))
         return out
     finally:
         _close(env)
@@ -42,10 +41,7 @@ def test_mask_reset_step_matches_core_step():
     """Nine steps with resets: returns, episode logs, state and counters equal core's index-reset step."""
     core, masked = _trajectory(mask_reset=False), _trajectory(mask_reset=True)
     assert sum(int(step["time_out"].sum()) for step in core) >= 8, "the episodes must time out"
-    for step, (a, b) in enumerate(zip(core, masked, strict=True)):
-        assert a.keys() == b.keys()
-        for name in a:
-            torch.testing.assert_close(b[name], a[name], atol=1e-6, rtol=0.0, msg=f"step {step}: {name} differs")
+    assert_same_trajectories(core, masked, atol=1e-6, rtol=0.0)
 
 
 def test_reset_events_sample_in_range_and_keep_other_envs():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from .conftest import _close, _make_env
+from .conftest import _close, _make_env, assert_same_trajectories, record_step
 
 TASK = "Isaac-Velocity-Flat-Unitree-Go1-v0"
 NUM_ENVS = 4
@@ -37,13 +37,12 @@ def _trajectory(mask_reset: bool, steps: int = 7) -> list[dict[str, torch.Tensor
         out = []
         for _ in range(steps):
             action = 0.3 * (2.0 * torch.rand((NUM_ENVS, env.action_space.shape[-1]), generator=generator) - 1.0)
-            obs, reward, terminated, time_out, extras = env.step(action)
-            record = {"obs": obs["policy"], "reward": reward, "terminated": terminated, "time_out": time_out}
-            record |= {f"log/{key}": value for key, value in extras["log"].items()}
-            record["root_pose_w"] = env.scene["robot"].data.root_pose_w.torch
-            record["command"] = command.command
-            record["command_counter"] = command.command_counter
-            out.append({key: torch.as_tensor(value).clone() for key, value in record.items()})
+            reads = {
+                "root_pose_w": lambda: env.scene["robot"].data.root_pose_w.torch,
+                "command": lambda: command.command,
+                "command_counter": lambda: command.command_counter,
+            }
+            out.append(record_step(env, action, **reads))
         return out
     finally:
         _close(env)
@@ -53,7 +52,4 @@ def test_mask_reset_step_matches_core_step():
     """Seven steps with resets: returns, logs, root poses and commands equal core's index-reset step."""
     core, masked = _trajectory(mask_reset=False), _trajectory(mask_reset=True)
     assert sum(int(step["time_out"].sum()) for step in core) >= 6, "the episodes must time out"
-    for step, (a, b) in enumerate(zip(core, masked, strict=True)):
-        assert a.keys() == b.keys(), f"step {step}: logged keys differ: {sorted(a.keys() ^ b.keys())}"
-        for name in a:
-            torch.testing.assert_close(b[name], a[name], atol=1e-5, rtol=1e-5, msg=f"step {step}: {name} differs")
+    assert_same_trajectories(core, masked, atol=1e-5, rtol=1e-5)
