@@ -194,8 +194,8 @@ def _proxy_pipeline_factory(mapping: CouplerProxyMappingCfg, label: str) -> Call
         return None
     if mapping.collide_interval is not None and mapping.collide_interval < 1:
         raise ValueError(f"Coupler {label}: collide_interval must be >= 1 or None, got {mapping.collide_interval}.")
-    kwargs = collision_pipeline_kwargs(mapping.collision_pipeline)
-    return lambda view: newton.CollisionPipeline(view, **kwargs)
+    cfg = mapping.collision_pipeline
+    return lambda view: newton.CollisionPipeline(view, **collision_pipeline_kwargs(cfg, world_count=view.world_count))
 
 
 _PROXY_JOINT_TYPES = (int(newton.JointType.FIXED), int(newton.JointType.PRISMATIC), int(newton.JointType.REVOLUTE))

@@ -352,7 +352,7 @@ class NewtonManager(NewtonStepping, NewtonResets, NewtonObservables):
     @classmethod
     def _collision_pipeline_kwargs(cls, solver_cfg: NewtonSolverCfg) -> dict[str, Any]:
         """Keyword arguments of ``newton.CollisionPipeline`` from :attr:`NewtonCfg.collision_cfg` (set fields only)."""
-        return collision_pipeline_kwargs(cls._cfg.collision_cfg)
+        return collision_pipeline_kwargs(cls._cfg.collision_cfg, world_count=NewtonManagerState._model.world_count)
 
     @classmethod
     def _register_builder_attributes(cls, builder: newton.ModelBuilder, solver_cfg: NewtonSolverCfg | None) -> None:

@@ -42,7 +42,15 @@ class NewtonCollisionPipelineCfg:
     """Whether to reduce mesh-mesh contacts."""
 
     max_triangle_pairs: int | None = None
-    """Capacity of the mesh triangle-pair buffer of the narrow phase. ``None`` keeps Newton's default."""
+    """Capacity of the mesh triangle-pair buffer of the narrow phase. ``None`` keeps Newton's default (an estimate).
+
+    Pairs past the capacity are dropped (Newton prints ``Triangle pair buffer overflowed`` from the device), and with
+    them the contacts they would give. Exclusive with :attr:`max_triangle_pairs_per_world`."""
+
+    max_triangle_pairs_per_world: int | None = None
+    """Capacity of the triangle-pair buffer per world: the pipeline gets this times the model's world count, so one
+    setting fits every env count (a legged robot on core's rough terrain meets about 700 pairs per world). Exclusive
+    with :attr:`max_triangle_pairs`."""
 
     enable_rigid_soft_full_surface_contact: bool = False
     """Generate particle contacts against the whole surface of rigid shapes, not only the closest point."""
@@ -194,6 +202,27 @@ _PIPELINE_OPTIONAL_FIELDS = (
 )
 
 
-def collision_pipeline_kwargs(cfg: NewtonCollisionPipelineCfg) -> dict[str, Any]:
-    """Keyword arguments of ``newton.CollisionPipeline`` from ``cfg`` (the optional fields only where set)."""
-    return cfg_kwargs(cfg, _PIPELINE_FIELDS, optional=_PIPELINE_OPTIONAL_FIELDS)
+def collision_pipeline_kwargs(cfg: NewtonCollisionPipelineCfg, *, world_count: int) -> dict[str, Any]:
+    """Keyword arguments of ``newton.CollisionPipeline`` from ``cfg`` (the optional fields only where set).
+
+    Args:
+        cfg: The pipeline settings.
+        world_count: Worlds of the model the pipeline collides (scales :attr:`~NewtonCollisionPipelineCfg.
+            max_triangle_pairs_per_world`).
+
+    Raises:
+        ValueError: If both triangle-pair capacities are set, or the per-world one is below 1.
+    """
+    kwargs = cfg_kwargs(cfg, _PIPELINE_FIELDS, optional=_PIPELINE_OPTIONAL_FIELDS)
+    per_world = cfg.max_triangle_pairs_per_world
+    if per_world is None:
+        return kwargs
+    if cfg.max_triangle_pairs is not None:
+        raise ValueError(
+            f"NewtonCollisionPipelineCfg sets both max_triangle_pairs={cfg.max_triangle_pairs} and"
+            f" max_triangle_pairs_per_world={per_world}; set one of them (the other to None)."
+        )
+    if per_world < 1:
+        raise ValueError(f"NewtonCollisionPipelineCfg.max_triangle_pairs_per_world must be >= 1, got {per_world}.")
+    kwargs["max_triangle_pairs"] = int(per_world) * max(int(world_count), 1)
+    return kwargs

@@ -77,6 +77,25 @@ def test_collision_pipeline_cfg_reaches_newton_pipeline(make_sim, pipeline_kwarg
     assert NewtonManager.get_collision_pipeline().rigid_contact_max == 321
 
 
+def test_triangle_pairs_per_world_scale_with_the_world_count(make_sim, pipeline_kwargs):
+    """max_triangle_pairs_per_world gives the pipeline that capacity times the model's worlds (3 here)."""
+    sim = make_sim(XPBDSolverCfg(), collision_cfg=NewtonCollisionPipelineCfg(max_triangle_pairs_per_world=700))
+    box = newton.ModelBuilder()
+    scenes.add_dropped_box(box)
+    NewtonManager.create_builder().replicate(box, 3)
+    sim.reset()
+    assert pipeline_kwargs[-1]["max_triangle_pairs"] == 3 * 700
+
+
+def test_both_triangle_pair_capacities_are_refused():
+    """Setting the total and the per-world triangle-pair capacity together is refused, naming both."""
+    from isaaclab_newton.physics.newton_manager_cfg import collision_pipeline_kwargs
+
+    cfg = NewtonCollisionPipelineCfg(max_triangle_pairs=5000, max_triangle_pairs_per_world=700)
+    with pytest.raises(ValueError, match="max_triangle_pairs=5000 and max_triangle_pairs_per_world=700"):
+        collision_pipeline_kwargs(cfg, world_count=4)
+
+
 def test_collision_decimation_collides_every_nth_substep(make_sim, monkeypatch):
     """With 4 substeps and collision_decimation=2 the pipeline collides twice per physics step."""
     sim = make_sim(XPBDSolverCfg(), num_substeps=4, collision_decimation=2, use_cpu_graph=False)

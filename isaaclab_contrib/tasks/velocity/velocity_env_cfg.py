@@ -27,6 +27,13 @@ mdp = import_isaaclab_tasks_submodule("core.velocity.mdp")
 LocomotionVelocityRoughEnvCfg = _velocity.LocomotionVelocityRoughEnvCfg
 
 
+def _terrain_contacts(cfg) -> None:
+    """Triangle-pair capacity per env instead of upstream's 2.5 M in total, which the mjlab robots' collision capsules
+    overflow on the rough terrain at 4,096 envs (about 700 pairs per env; overflowing pairs lose their contacts)."""
+    collision = cfg.sim.physics.newton_mjwarp.collision_cfg
+    collision.max_triangle_pairs, collision.max_triangle_pairs_per_world = None, 1024
+
+
 def _flat(cfg, *, njmax: int, nconmax: int) -> None:
     """Upstream's flat variant: a plane, no height scan, no terrain curriculum, MuJoCo Warp sized for it."""
     solver = cfg.sim.physics.newton_mjwarp.solver_cfg
@@ -45,6 +52,7 @@ class UnitreeGo1RoughEnvCfg(LocomotionVelocityRoughEnvCfg):
 
     def __post_init__(self):
         super().__post_init__()
+        _terrain_contacts(self)
         self.scene.robot = replace(GO1_CFG, prim_path="{ENV_REGEX_NS}/Robot")
         self.scene.height_scanner.prim_path = "{ENV_REGEX_NS}/Robot/trunk"
         sub_terrains = self.scene.terrain.terrain_generator.sub_terrains
@@ -142,6 +150,7 @@ class G1RoughEnvCfg(LocomotionVelocityRoughEnvCfg):
 
     def __post_init__(self):
         super().__post_init__()
+        _terrain_contacts(self)
         self.sim.physics.newton_mjwarp.solver_cfg.njmax = 300
         self.scene.robot = replace(G1_CFG, prim_path="{ENV_REGEX_NS}/Robot")
         self.scene.height_scanner.prim_path = "{ENV_REGEX_NS}/Robot/torso_link"
