@@ -34,6 +34,9 @@ def test_random_actions_stay_finite(task):
     cfg.sim.device = "cpu"
     cfg.episode_length_s = EPISODE_STEPS * cfg.sim.dt * cfg.decimation
     cfg.events.push_robot.interval_range_s = PUSH_INTERVAL_S
+    generator_cfg = cfg.scene.terrain.terrain_generator
+    if generator_cfg is not None:  # every sub-terrain type, 4 levels: the 10 x 20 grid only costs build time here
+        generator_cfg.num_rows, generator_cfg.num_cols = 4, len(generator_cfg.sub_terrains)
     env = gym.make(task, cfg=cfg)
     try:
         base = env.unwrapped
