@@ -91,9 +91,9 @@ def configure_output(*, verbose: bool) -> CompileNotice:
     without an NVIDIA driver (the scripts' ``--device`` check refuses CUDA there by name).
     """
     if not verbose:
-        # Isaac Lab core decorates its math helpers with torch.jit.script (and rsl-rl exports policies with it),
-        # which torch 2.11 deprecates; nothing for a user to act on.
-        warnings.filterwarnings("ignore", message="`torch.jit.script` is deprecated", category=FutureWarning)
+        # Isaac Lab core decorates its math helpers with torch.jit.script (and rsl-rl exports policies with it, which
+        # the tools load with torch.jit.load), which torch 2.11 deprecates; nothing for a user to act on.
+        warnings.filterwarnings("ignore", message="`torch.jit.(script|load)` is deprecated", category=FutureWarning)
         # torch's ONNX exporter lists the torchvision ops it skips when torchvision is absent (policies use none).
         onnx_registration = logging.getLogger("torch.onnx._internal.exporter._registration")
         if not any(isinstance(f, _TorchvisionAbsentFilter) for f in onnx_registration.filters):

@@ -24,16 +24,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--num_envs", type=int, default=16, help="Environments to run.")
     parser.add_argument("--steps", type=int, default=480, help="Env steps to run.")
     parser.add_argument("--device", default="cpu", help="Simulation device, e.g. cpu or cuda:0.")
+    parser.add_argument("--verbose", action="store_true", help="Show the libraries' output (Isaac Lab's setup report).")
     args = parser.parse_args(argv)
     if args.num_envs < 1 or args.steps < 1:
         raise SystemExit("--num_envs and --steps must be positive integers.")
 
+    from isaaclab_contrib.console import configure_output, held_prints
+
+    configure_output(verbose=args.verbose)
     import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
     from isaaclab_contrib.tasks.registry import load_env_cfg
 
     cfg = load_env_cfg(args.task)
     cfg.scene.num_envs, cfg.sim.device, cfg.seed = args.num_envs, args.device, 0
-    env = gym.make(args.task, cfg=cfg)
+    with held_prints(verbose=args.verbose):
+        env = gym.make(args.task, cfg=cfg)
     unwrapped = env.unwrapped
     if "robot" not in unwrapped.scene.articulations:
         raise SystemExit(f"{args.task} has no articulation named 'robot'; pick a locomotion task.")

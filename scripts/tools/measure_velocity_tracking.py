@@ -30,10 +30,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--lin_vel_y", type=float, default=0.0, help="Held lateral velocity command [m/s].")
     parser.add_argument("--ang_vel_z", type=float, default=0.0, help="Held yaw-rate command [rad/s].")
     parser.add_argument("--device", default="cpu", help="Simulation device, e.g. cpu or cuda:0.")
+    parser.add_argument("--verbose", action="store_true", help="Show the libraries' output (Isaac Lab's setup report).")
     args = parser.parse_args(argv)
     if args.num_envs < 1 or args.steps <= args.settle or args.settle < 0:
         raise SystemExit("--num_envs must be positive and --steps larger than --settle (>= 0).")
 
+    from isaaclab_contrib.console import configure_output, held_prints
+
+    configure_output(verbose=args.verbose)
     import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
     from isaaclab_contrib.tasks.registry import load_env_cfg
 
@@ -43,11 +47,12 @@ def main(argv: list[str] | None = None) -> None:
     command.ranges.lin_vel_x = (args.lin_vel_x, args.lin_vel_x)
     command.ranges.lin_vel_y = (args.lin_vel_y, args.lin_vel_y)
     command.ranges.ang_vel_z = (args.ang_vel_z, args.ang_vel_z)
-    command.heading_command, command.rel_standing_envs = False, 0.0
+    command.heading_command, command.ranges.heading, command.rel_standing_envs = False, None, 0.0
     command.resampling_time_range = (1.0e6, 1.0e6)
     cfg.events.push_robot = None
     cfg.events.base_external_force_torque = None
-    env = gym.make(args.task, cfg=cfg)
+    with held_prints(verbose=args.verbose):
+        env = gym.make(args.task, cfg=cfg)
     unwrapped = env.unwrapped
     policy = torch.jit.load(args.policy, map_location=unwrapped.device)
     robot = unwrapped.scene["robot"]
