@@ -27,7 +27,7 @@ def _rough_terrain(heightfield_only: bool):
     return cfg
 
 
-def _build(solver_cfg, generator):
+def _build(solver_cfg, generator, *, gap: float | None = None):
     import isaaclab.sim as sim_utils
     from isaaclab.assets import RigidObjectCfg
     from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
@@ -36,7 +36,7 @@ def _build(solver_cfg, generator):
     from isaaclab.terrains import TerrainImporterCfg
     from isaaclab.utils import configclass
 
-    from isaaclab_newton.physics import NewtonCfg
+    from isaaclab_newton.physics import NewtonCfg, NewtonShapeCfg
 
     @configclass
     class SceneCfg(InteractiveSceneCfg):
@@ -58,7 +58,8 @@ def _build(solver_cfg, generator):
         )
 
     SimulationContext.clear_instance()
-    sim = SimulationContext(SimulationCfg(dt=1 / 240, device="cpu", physics=NewtonCfg(solver_cfg=solver_cfg)))
+    physics = NewtonCfg(solver_cfg=solver_cfg, default_shape_cfg=NewtonShapeCfg(gap=gap))
+    sim = SimulationContext(SimulationCfg(dt=1 / 240, device="cpu", physics=physics))
     scene = InteractiveScene(SceneCfg(num_envs=generator.num_cols, env_spacing=2.0))
     return sim, scene
 
@@ -170,6 +171,28 @@ def test_tagged_terrain_becomes_a_heightfield_balls_rest_on(solver):
     SimulationContext.clear_instance()
     assert int(types[0]) == 2  # newton.GeoType.HFIELD
     np.testing.assert_allclose(gap, 0.0, atol=0.01)
+
+
+def test_contact_gap_changes_contact_count_not_motion_under_mujoco_warp():
+    """MuJoCo Warp constrains penetrating contacts only: with a 10 cm and a 1 cm shape gap every ball rests on the
+    surface (1 cm), balls on planar ground (stair treads, slopes) follow the same path (0.1 mm), and the 1 cm gap
+    passes fewer contacts (the velocity tasks' setting). On box edges and random bumps the roll direction is chaotic."""
+    from isaaclab.sim import SimulationContext
+
+    from isaaclab_newton.physics import NewtonManager
+
+    generator = _rough_terrain(heightfield_only=False)
+    planar = [i for i, name in enumerate(generator.sub_terrains) if name.startswith(("pyramid_stairs", "hf_pyramid"))]
+    centres, counts = {}, {}
+    for gap in (0.1, 0.01):
+        sim, scene = _build(_solvers()["mjwarp-newton-contacts"], generator, gap=gap)
+        centres[gap], surface = _drop_and_settle(sim, scene, steps=48)
+        counts[gap] = int(NewtonManager.get_contacts().rigid_contact_count.numpy()[0])
+        np.testing.assert_allclose(_distance_to(surface, centres[gap]) - RADIUS, 0.0, atol=0.01)
+        SimulationContext.clear_instance()
+    assert len(planar) == 4
+    np.testing.assert_allclose(centres[0.01][planar], centres[0.1][planar], atol=1e-4)
+    assert counts[0.01] < counts[0.1]
 
 
 def test_mesh_terrain_under_mujoco_contacts_raises():

@@ -28,10 +28,19 @@ LocomotionVelocityRoughEnvCfg = _velocity.LocomotionVelocityRoughEnvCfg
 
 
 def _terrain_contacts(cfg) -> None:
-    """Triangle-pair capacity per env instead of upstream's 2.5 M in total, which the mjlab robots' collision capsules
-    overflow on the rough terrain at 4,096 envs (about 700 pairs per env; overflowing pairs lose their contacts)."""
-    collision = cfg.sim.physics.newton_mjwarp.collision_cfg
-    collision.max_triangle_pairs, collision.max_triangle_pairs_per_world = None, 1024
+    """Contact detection sized for legged robots on core's terrains (MuJoCo Warp with Newton's contacts).
+
+    * Shape gap 1 cm instead of Newton's 10 cm: Newton finds contacts within the two shapes' summed gaps, but MuJoCo
+      Warp makes constraints of the penetrating ones only (its include margin is the shapes' margin, 0 here), so the
+      larger gap only multiplies the mesh triangles tested and the contacts passed on (measured on the Go1 rough task:
+      616 triangle pairs and 85 contacts per env at 10 cm, 22 and 9 at 1 cm; the same constraint rows). 2 cm of
+      detection covers 8 m/s of approach speed over a 2.5 ms substep.
+    * Triangle-pair capacity per env instead of upstream's 2.5 M in total, which does not scale with the env count
+      (pairs past the capacity lose their contacts).
+    """
+    physics = cfg.sim.physics.newton_mjwarp
+    physics.default_shape_cfg.gap = 0.01
+    physics.collision_cfg.max_triangle_pairs, physics.collision_cfg.max_triangle_pairs_per_world = None, 1024
 
 
 def _flat(cfg, *, njmax: int, nconmax: int) -> None:
