@@ -13,6 +13,15 @@ STEPS_PER_ITERATION = 32
 """``num_steps_per_env`` of the cartpole agent cfg: env steps of one iteration's rollout."""
 
 
+@pytest.fixture(autouse=True)
+def _sigint_raises():
+    """SIGINT raises KeyboardInterrupt, as in a terminal, also when a background shell started the suite with it
+    ignored."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 def _train(log_root, run_name: str, *extra: str):
     from isaaclab_contrib.rl.train import main
 
