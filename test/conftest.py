@@ -62,6 +62,20 @@ def rne_passes(monkeypatch):
     return passes
 
 
+def solid_sphere_inertia(mass: float, radius: float):
+    """Inertia tensor [kg m^2] of a solid sphere about its centre, as a ``wp.mat33`` for ``ModelBuilder.add_link``."""
+    import warp as wp
+
+    return wp.mat33(*[0.4 * mass * radius**2 if i == j else 0.0 for i in range(3) for j in range(3)])
+
+
+def solid_cube_inertia(mass: float, side: float):
+    """Inertia tensor [kg m^2] of a solid cube about its centre, as a ``wp.mat33`` for ``ModelBuilder.add_link``."""
+    import warp as wp
+
+    return wp.mat33(*[mass * side**2 / 6.0 if i == j else 0.0 for i in range(3) for j in range(3)])
+
+
 def rigid_box_cfg(
     prim_path: str, *, size=(0.2, 0.2, 0.2), mass: float = 1.0, pos=(0.0, 0.0, 0.1), color=None, semantic_tags=None
 ):

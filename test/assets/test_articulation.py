@@ -66,7 +66,7 @@ def test_explicit_pd_actuator_drives_joint_through_efforts():
     actuators = {
         "cart": ImplicitActuatorCfg(joint_names_expr=["slider_to_cart"], stiffness=0.0, damping=10.0),
         "pole": IdealPDActuatorCfg(
-            joint_names_expr=["cart_to_pole"], stiffness=400.0, damping=40.0, effort_limit=400.0
+            joint_names_expr=["cart_to_pole"], stiffness=400.0, damping=40.0, actuator_effort_limit=400.0
         ),
     }
 

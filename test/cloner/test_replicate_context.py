@@ -81,8 +81,8 @@ def test_spawn_variants_fill_their_worlds():
         obj = scene["obj"]
         masses = obj.data.body_mass.torch[:, 0].tolist()
         assert sorted(masses) == pytest.approx([1.0, 1.0, 3.0, 3.0])
-        expected = scene.env_origins + np.array([0.0, 0.0, 1.0], dtype=np.float32)
-        np.testing.assert_allclose(obj.data.root_link_pos_w.torch.numpy(), expected.numpy(), atol=1e-5)
+        expected = scene.env_origins.numpy() + np.array([0.0, 0.0, 1.0], dtype=np.float32)
+        np.testing.assert_allclose(obj.data.root_link_pos_w.torch.numpy(), expected, atol=1e-5)
         labels = NewtonManager.get_model().body_label
         assert labels == [f"/World/envs/env_{i}/Object" for i in range(4)]
     finally:

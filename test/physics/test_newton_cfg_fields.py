@@ -44,7 +44,9 @@ def _add_plain_box(builder: newton.ModelBuilder) -> None:
 
 def test_default_shape_cfg_reaches_builder_shapes(make_sim):
     """Shapes added without a ShapeConfig carry NewtonShapeCfg's margin, friction and stiffness in the model."""
-    sim = make_sim(MJWarpSolverCfg(), default_shape_cfg=NewtonShapeCfg(margin=0.01, mu=0.3, ke=5.0e4))
+    # Newton's contacts: MuJoCo's own detection zeroes authored margins (with a NewtonWarning)
+    solver_cfg = MJWarpSolverCfg(use_mujoco_contacts=False)
+    sim = make_sim(solver_cfg, default_shape_cfg=NewtonShapeCfg(margin=0.01, mu=0.3, ke=5.0e4))
     _add_plain_box(NewtonManager.create_builder())
     sim.reset()
     model = NewtonManager.get_model()

@@ -97,7 +97,8 @@ def test_reset_clears_contact_data(make_sim):
     assert data._times[2].numpy()[1, 0] == 0.0 and data._times[2].numpy()[0, 0] > 0.0
 
 
-def test_unsupported_options_raise():
+def test_unsupported_options_raise(make_sim):
     """Contact points and shape-level sensing raise NotImplementedError naming the option."""
+    make_sim()
     with pytest.raises(NotImplementedError, match="track_contact_points"):
         _sensor(track_contact_points=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import warp as wp
+from conftest import solid_cube_inertia, solid_sphere_inertia
 
 from isaaclab_newton.physics import MJWarpSolverCfg, NewtonManager
 
@@ -23,6 +24,7 @@ def _hanging_pendulums(num_envs: int):
         body = builder.add_link(
             xform=wp.transform(anchor + wp.vec3(0.0, 0.0, -ARM), wp.quat_identity()),
             mass=MASS,
+            inertia=solid_sphere_inertia(MASS, 0.05),
             label=f"/World/envs/env_{env}/Pendulum/bob",
         )
         builder.add_shape_sphere(body, radius=0.05, cfg=newton.ModelBuilder.ShapeConfig(density=0.0))
@@ -68,13 +70,17 @@ def _pendulums_on_fixed_root(num_envs: int):
         builder.begin_world(label=f"/World/envs/env_{env}")
         anchor = wp.vec3(2.0 * env, 0.0, 2.0)
         root = builder.add_link(
-            xform=wp.transform(anchor, wp.quat_identity()), mass=1.0, label=f"/World/envs/env_{env}/Pendulum/base"
+            xform=wp.transform(anchor, wp.quat_identity()),
+            mass=1.0,
+            inertia=solid_cube_inertia(1.0, 0.1),
+            label=f"/World/envs/env_{env}/Pendulum/base",
         )
         builder.add_shape_box(root, hx=0.05, hy=0.05, hz=0.05, cfg=newton.ModelBuilder.ShapeConfig(density=0.0))
         weld = builder.add_joint_fixed(parent=-1, child=root, parent_xform=wp.transform(anchor, wp.quat_identity()))
         bob = builder.add_link(
             xform=wp.transform(anchor + wp.vec3(0.0, 0.0, -ARM), wp.quat_identity()),
             mass=MASS,
+            inertia=solid_sphere_inertia(MASS, 0.05),
             label=f"/World/envs/env_{env}/Pendulum/bob",
         )
         builder.add_shape_sphere(bob, radius=0.05, cfg=newton.ModelBuilder.ShapeConfig(density=0.0))

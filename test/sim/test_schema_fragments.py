@@ -33,7 +33,7 @@ def test_collision_and_body_fragments_reach_the_model(make_sim):
     """NewtonCollisionCfg sets shape margin/gap; MujocoRigidBodyCfg sets MuJoCo's body gravcomp."""
     from isaaclab_newton.sim.schemas import MujocoRigidBodyCfg, NewtonCollisionCfg
 
-    sim = make_sim(MJWarpSolverCfg())
+    sim = make_sim(MJWarpSolverCfg(use_mujoco_contacts=False))  # MuJoCo's own detection zeroes authored margins
     prim = _author_box(sim.stage)
     _apply(NewtonCollisionCfg(contact_margin=0.01, contact_gap=0.002), prim)
     _apply(MujocoRigidBodyCfg(gravcomp=1.0), prim)

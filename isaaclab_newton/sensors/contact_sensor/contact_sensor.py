@@ -45,6 +45,7 @@ class ContactSensor(BaseContactSensor):
         Raises:
             NotImplementedError: For contact points and shape-level sensing/filtering, not supported yet.
         """
+        super().__init__(cfg)  # first: core's finalizer expects its callback handles, also after a refusal
         if cfg.track_contact_points:
             raise NotImplementedError(
                 "ContactSensorCfg.track_contact_points is not supported by the Newton backend yet."
@@ -54,7 +55,6 @@ class ContactSensor(BaseContactSensor):
                 "Shape-level contact sensing (sensor_shape_prim_expr / filter_shape_prim_expr) is not supported yet;"
                 " use body-level prim_path / filter_prim_paths_expr."
             )
-        super().__init__(cfg)
         NewtonManager.request_observables(_KINDS)
         self._data: ContactSensorData | None = None
         self._body_names: list[str] = []
