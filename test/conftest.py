@@ -62,18 +62,14 @@ def rne_passes(monkeypatch):
     return passes
 
 
-def solid_sphere_inertia(mass: float, radius: float):
-    """Inertia tensor [kg m^2] of a solid sphere about its centre, as a ``wp.mat33`` for ``ModelBuilder.add_link``."""
+def solid_inertia(geo_type: int, scale: tuple[float, float, float], mass: float):
+    """Inertia tensor [kg m^2] about its centre of a solid Newton shape of ``mass`` [kg] (``scale`` as
+    ``ModelBuilder.add_shape`` takes it), for ``ModelBuilder.add_link``/``add_body`` next to a massless shape."""
     import warp as wp
+    from newton.geometry import compute_inertia_shape
 
-    return wp.mat33(*[0.4 * mass * radius**2 if i == j else 0.0 for i in range(3) for j in range(3)])
-
-
-def solid_cube_inertia(mass: float, side: float):
-    """Inertia tensor [kg m^2] of a solid cube about its centre, as a ``wp.mat33`` for ``ModelBuilder.add_link``."""
-    import warp as wp
-
-    return wp.mat33(*[mass * side**2 / 6.0 if i == j else 0.0 for i in range(3) for j in range(3)])
+    unit_mass, _, unit_inertia = compute_inertia_shape(geo_type, wp.vec3(*scale), None, 1.0)
+    return unit_inertia * (mass / unit_mass)
 
 
 def rigid_box_cfg(

@@ -6,7 +6,7 @@ import newton.examples
 import numpy as np
 import pytest
 import warp as wp
-from conftest import rigid_box_cfg, solid_sphere_inertia, usd_cartpole_cfg
+from conftest import rigid_box_cfg, solid_inertia, usd_cartpole_cfg
 
 NUM_ENVS = 4
 
@@ -136,7 +136,7 @@ def test_index_is_released_with_the_model(make_sim):
 
     sim = make_sim()
     builder = NewtonManager.create_builder()
-    builder.add_body(mass=1.0, inertia=solid_sphere_inertia(1.0, 0.1), label="/World/Ball")
+    builder.add_body(mass=1.0, inertia=solid_inertia(newton.GeoType.SPHERE, (0.1, 0.0, 0.0), 1.0), label="/World/Ball")
     NewtonManager.set_builder(builder)
     sim.reset()
     assert NewtonManager.get_scene_index().find("/World/Ball").count("body") == 1

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import warp as wp
-from conftest import solid_cube_inertia, solid_sphere_inertia
+from conftest import solid_inertia
 
 from isaaclab_newton.physics import MJWarpSolverCfg, NewtonManager
 
@@ -26,14 +26,14 @@ def _swinging_pendulums(num_envs: int) -> None:
         base = builder.add_link(
             xform=wp.transform(pivot, wp.quat_identity()),
             mass=1.0,
-            inertia=solid_cube_inertia(1.0, 0.1),
+            inertia=solid_inertia(newton.GeoType.BOX, (0.05, 0.05, 0.05), 1.0),
             label=f"/World/envs/env_{env}/Pendulum/base",
         )
         builder.add_shape_box(base, hx=0.05, hy=0.05, hz=0.05, cfg=no_mass)
         bob = builder.add_link(
             xform=wp.transform(pivot + wp.vec3(0.0, 0.0, -ARM), wp.quat_identity()),
             mass=2.0,
-            inertia=solid_sphere_inertia(2.0, 0.05),
+            inertia=solid_inertia(newton.GeoType.SPHERE, (0.05, 0.0, 0.0), 2.0),
             label=f"/World/envs/env_{env}/Pendulum/bob",
         )
         builder.add_shape_sphere(bob, radius=0.05, cfg=no_mass)

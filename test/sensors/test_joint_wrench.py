@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import warp as wp
-from conftest import solid_cube_inertia, solid_sphere_inertia
+from conftest import solid_inertia
 
 from isaaclab_newton.physics import MJWarpSolverCfg, NewtonManager
 
@@ -24,7 +24,7 @@ def _hanging_pendulums(num_envs: int):
         body = builder.add_link(
             xform=wp.transform(anchor + wp.vec3(0.0, 0.0, -ARM), wp.quat_identity()),
             mass=MASS,
-            inertia=solid_sphere_inertia(MASS, 0.05),
+            inertia=solid_inertia(newton.GeoType.SPHERE, (0.05, 0.0, 0.0), MASS),
             label=f"/World/envs/env_{env}/Pendulum/bob",
         )
         builder.add_shape_sphere(body, radius=0.05, cfg=newton.ModelBuilder.ShapeConfig(density=0.0))
@@ -72,7 +72,7 @@ def _pendulums_on_fixed_root(num_envs: int):
         root = builder.add_link(
             xform=wp.transform(anchor, wp.quat_identity()),
             mass=1.0,
-            inertia=solid_cube_inertia(1.0, 0.1),
+            inertia=solid_inertia(newton.GeoType.BOX, (0.05, 0.05, 0.05), 1.0),
             label=f"/World/envs/env_{env}/Pendulum/base",
         )
         builder.add_shape_box(root, hx=0.05, hy=0.05, hz=0.05, cfg=newton.ModelBuilder.ShapeConfig(density=0.0))
@@ -80,7 +80,7 @@ def _pendulums_on_fixed_root(num_envs: int):
         bob = builder.add_link(
             xform=wp.transform(anchor + wp.vec3(0.0, 0.0, -ARM), wp.quat_identity()),
             mass=MASS,
-            inertia=solid_sphere_inertia(MASS, 0.05),
+            inertia=solid_inertia(newton.GeoType.SPHERE, (0.05, 0.0, 0.0), MASS),
             label=f"/World/envs/env_{env}/Pendulum/bob",
         )
         builder.add_shape_sphere(bob, radius=0.05, cfg=newton.ModelBuilder.ShapeConfig(density=0.0))

@@ -96,7 +96,7 @@ class UnitreeGo1FlatEnvCfg(UnitreeGo1RoughEnvCfg):
 
     def __post_init__(self):
         super().__post_init__()
-        _flat(self, njmax=300, nconmax=64)  # upstream 60/25: the MJCF has more capsules (the rough variant's sizes)
+        _flat(self, njmax=300, nconmax=64)  # upstream 60/25: the MJCF has more capsules
         self.rewards.flat_orientation_l2.weight = -2.5
         self.rewards.feet_air_time.weight = 0.25
 
