@@ -35,8 +35,7 @@ def _terrain_contacts(cfg) -> None:
     * Shape gap 1 cm instead of Newton's 10 cm: Newton finds contacts within the two shapes' summed gaps, but MuJoCo
       Warp makes constraints of the penetrating ones only (its include margin is the shapes' margin, 0 here), so the
       larger gap only multiplies the mesh triangles tested and the contacts passed on (measured on the Go1 rough task:
-      616 triangle pairs and 85 contacts per env at 10 cm, 22 and 9 at 1 cm; the same constraint rows). 2 cm of
-      detection covers 8 m/s of approach speed over a 2.5 ms substep.
+      616 triangle pairs and 85 contacts per env at 10 cm, 22 and 9 at 1 cm; the same constraint rows).
     * Triangle-pair capacity per env instead of upstream's 2.5 M in total, which does not scale with the env count
       (pairs past the capacity lose their contacts).
     """
