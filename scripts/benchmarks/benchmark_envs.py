@@ -11,7 +11,8 @@ For each task (``--tasks``, default: all registered by ``isaaclab_contrib.tasks`
 * times the raw solver loop on the same model (``raw_physics_steps_per_s``, worlds x physics steps / s): the
   solver the manager builds (a second one, from the manager's ``_create_solver``: for the custom MuJoCo Warp + VBD
   manager that is the coupled substep with both solvers and its own collision pipeline), the same substeps,
-  collision pipeline when the manager owns one, one physics step captured in a graph (CUDA graph, or Warp CPU graph
+  collision pipeline when the manager owns one (built from the task's ``NewtonCfg.collision_cfg``, colliding on the
+  substeps ``collision_decimation`` picks), one physics step captured in a graph (CUDA graph, or Warp CPU graph
   on CPU) and replayed, like the raw loop of ``benchmark_observables.py``,
 
 and reports ``ratio = env_steps_per_s * decimation / raw_physics_steps_per_s``, the share of the physics ceiling
@@ -129,16 +130,19 @@ def time_raw(env, args: argparse.Namespace, result: Result) -> None:
     slots = NewtonManager.get_solver_slots()
     state_0, state_1, control = model.state(), model.state(), model.control()
     state_0.assign(NewtonManager.get_state_0())
-    pipeline = newton.CollisionPipeline(model) if slots.needs_collision_pipeline else None
+    pipeline = None
+    if slots.needs_collision_pipeline:  # the task's own pipeline settings (triangle-pair budget, reduction)
+        pipeline = newton.CollisionPipeline(model, **manager._collision_pipeline_kwargs(NewtonManager.get_solver_cfg()))
     contacts = pipeline.contacts() if pipeline is not None else None
     substeps = NewtonManager.get_num_substeps()
+    collision_every = int(manager._cfg.collision_decimation)
     dt = NewtonManager.get_physics_dt() / substeps
     single = slots.use_single_state
 
     def physics_step() -> None:
         nonlocal state_0, state_1
         for substep in range(substeps):
-            if pipeline is not None:
+            if pipeline is not None and substep % collision_every == 0:
                 pipeline.collide(state_0, contacts)
             out = state_0 if single else state_1
             solver.step(state_0, out, control, contacts, dt)

@@ -27,7 +27,7 @@ def _rough_terrain(heightfield_only: bool):
     return cfg
 
 
-def _build(solver_cfg, generator, *, gap: float | None = None):
+def _build(solver_cfg, generator, *, gap: float | None = None, reduce_contacts: bool = True):
     import isaaclab.sim as sim_utils
     from isaaclab.assets import RigidObjectCfg
     from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
@@ -36,7 +36,7 @@ def _build(solver_cfg, generator, *, gap: float | None = None):
     from isaaclab.terrains import TerrainImporterCfg
     from isaaclab.utils import configclass
 
-    from isaaclab_newton.physics import NewtonCfg, NewtonShapeCfg
+    from isaaclab_newton.physics import NewtonCfg, NewtonCollisionPipelineCfg, NewtonShapeCfg
 
     @configclass
     class SceneCfg(InteractiveSceneCfg):
@@ -58,7 +58,11 @@ def _build(solver_cfg, generator, *, gap: float | None = None):
         )
 
     SimulationContext.clear_instance()
-    physics = NewtonCfg(solver_cfg=solver_cfg, default_shape_cfg=NewtonShapeCfg(gap=gap))
+    physics = NewtonCfg(
+        solver_cfg=solver_cfg,
+        default_shape_cfg=NewtonShapeCfg(gap=gap),
+        collision_cfg=NewtonCollisionPipelineCfg(reduce_contacts=reduce_contacts),
+    )
     sim = SimulationContext(SimulationCfg(dt=1 / 240, device="cpu", physics=physics))
     scene = InteractiveScene(SceneCfg(num_envs=generator.num_cols, env_spacing=2.0))
     return sim, scene
@@ -193,6 +197,25 @@ def test_contact_gap_changes_contact_count_not_motion_under_mujoco_warp():
     assert len(planar) == 4
     np.testing.assert_allclose(centres[0.01][planar], centres[0.1][planar], atol=1e-4)
     assert counts[0.01] < counts[0.1]
+
+
+def test_balls_rest_and_roll_alike_without_mesh_contact_reduction():
+    """Without Newton's mesh-contact reduction (the Go1 rough setting) balls rest on every sub-terrain, roll alike."""
+    from isaaclab.sim import SimulationContext
+
+    from isaaclab_newton.physics import NewtonManager
+
+    generator = _rough_terrain(heightfield_only=False)
+    planar = [i for i, name in enumerate(generator.sub_terrains) if name.startswith(("pyramid_stairs", "hf_pyramid"))]
+    centres, counts = {}, {}
+    for reduce in (True, False):
+        sim, scene = _build(_solvers()["mjwarp-newton-contacts"], generator, gap=0.01, reduce_contacts=reduce)
+        centres[reduce], surface = _drop_and_settle(sim, scene, steps=48)
+        counts[reduce] = int(NewtonManager.get_contacts().rigid_contact_count.numpy()[0])
+        np.testing.assert_allclose(_distance_to(surface, centres[reduce]) - RADIUS, 0.0, atol=0.01)
+        SimulationContext.clear_instance()
+    np.testing.assert_allclose(centres[False][planar], centres[True][planar], atol=1e-4)
+    assert counts[False] >= counts[True] > 0
 
 
 def test_mesh_terrain_under_mujoco_contacts_raises():

@@ -1,0 +1,137 @@
+"""Where a task's env step goes: the physics step, its collision detection and solver substeps, and the sensors.
+
+For each task (``--tasks``) the script builds the environment at ``--num_envs`` on ``--device``, takes ``--warmup``
+steps with uniform random actions (so robots stand, walk and fall as in training), then times ``--steps`` calls of
+each part, with the device synchronized around each block:
+
+* ``env_step_ms``: ``env.step()`` with zero actions (replayed from the env-step graph where the task records one);
+* ``physics_step_ms``: ``NewtonManager.step()``, all substeps (the manager's substep graph where it has one);
+* ``collide_ms``: one ``collide()`` of the manager's collision pipeline, captured in a graph and replayed (CUDA
+  graph, or Warp CPU graph on CPU); absent where the solver collides by itself;
+* ``solver_substep_ms``: one substep of the solver, captured and replayed the same way;
+* ``sensor_ms``: one forced update of each scene sensor, by name (eager: ray casters and contact sensors).
+
+A physics step runs ``collide_ms`` on every ``NewtonCfg.collision_decimation``-th substep and ``solver_substep_ms`` on
+each, so ``collisions_per_step * collide_ms + substeps * solver_substep_ms`` is close to ``physics_step_ms``. The
+counts after the timed steps are printed with them: rigid contacts and mesh triangle pairs per world, and MuJoCo
+Warp's constraint rows per world (mean and max), to compare with the task's ``njmax`` / ``nconmax``.
+
+Examples::
+
+    ./isaaclab.sh -p scripts/benchmarks/physics_step_split.py --device cuda:0 --num_envs 4096 \\
+        --tasks Isaac-Velocity-Rough-Unitree-Go1-v0 Isaac-Velocity-Flat-Unitree-Go1-v0 --out /tmp/split.json
+    ./isaaclab.sh -p scripts/benchmarks/physics_step_split.py --device cpu --num_envs 16 --steps 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable
+
+import gymnasium as gym
+import torch
+import warp as wp
+
+
+def _timed_ms(fn: Callable[[], None], steps: int, device: str) -> float:
+    """Mean wall time of ``fn`` [ms] over ``steps`` calls, the device synchronized around the block."""
+    wp.synchronize_device(device)
+    start = time.perf_counter()
+    for _ in range(steps):
+        fn()
+    wp.synchronize_device(device)
+    return (time.perf_counter() - start) / steps * 1e3
+
+
+def _replayed(fn: Callable[[], None], device: str) -> Callable[[], None]:
+    """``fn`` run once eagerly (lazy allocations), then captured; returns the replay."""
+    from isaaclab_newton.physics import graph as graph_utils
+
+    fn()
+    captured = graph_utils.capture(fn, device)
+    return lambda: graph_utils.launch(captured)
+
+
+def split(task: str, args: argparse.Namespace) -> dict:
+    """Build ``task``, step it, and time its parts; return the figures and counts."""
+    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_newton.physics import NewtonManager
+
+    cfg = load_env_cfg(task)
+    cfg.scene.num_envs = args.num_envs
+    cfg.sim.device = args.device
+    cfg.seed = 0
+    env = gym.make(task, cfg=cfg)
+    try:
+        env.reset()
+        unwrapped = env.unwrapped
+        shape = (unwrapped.num_envs, *unwrapped.single_action_space.shape)
+        for _ in range(args.warmup):
+            env.step(2.0 * torch.rand(shape, device=unwrapped.device) - 1.0)
+        zeros = torch.zeros(shape, device=unwrapped.device)
+        result = {"task": task, "num_envs": args.num_envs, "decimation": int(unwrapped.cfg.decimation)}
+        result["substeps"] = NewtonManager.get_num_substeps()
+        result["collisions_per_step"] = -(-result["substeps"] // int(NewtonManager._cfg.collision_decimation))
+        result["env_step_ms"] = _timed_ms(lambda: env.step(zeros), args.steps, args.device)
+        result["physics_step_ms"] = _timed_ms(NewtonManager.step, args.steps, args.device)
+        state_0, state_1 = NewtonManager.get_state_0(), NewtonManager.get_state_1()
+        control, contacts = NewtonManager.get_control(), NewtonManager.get_contacts()
+        pipeline, solver = NewtonManager.get_collision_pipeline(), NewtonManager.get_solver()
+        if pipeline is not None:
+            collide = _replayed(lambda: pipeline.collide(state_0, contacts), args.device)
+            result["collide_ms"] = _timed_ms(collide, args.steps, args.device)
+        substep_dt = NewtonManager.get_physics_dt() / result["substeps"]
+        substep = _replayed(lambda: solver.step(state_0, state_1, control, contacts, substep_dt), args.device)
+        result["solver_substep_ms"] = _timed_ms(substep, args.steps, args.device)
+        result["sensor_ms"] = {
+            name: _timed_ms(lambda s=sensor: s.update(unwrapped.step_dt, force_recompute=True), args.steps, args.device)
+            for name, sensor in unwrapped.scene.sensors.items()
+        }
+        result["env_steps_per_s"] = args.num_envs / result["env_step_ms"] * 1e3
+        result.update(_counts(pipeline, contacts, solver, args.num_envs))
+        return result
+    finally:
+        env.close()
+
+
+def _counts(pipeline, contacts, solver, num_envs: int) -> dict:
+    """Contacts, triangle pairs and constraint rows per world after the last timed call (setup-style host reads)."""
+    counts = {}
+    if contacts is not None:
+        counts["rigid_contacts_per_world"] = int(contacts.rigid_contact_count.numpy()[0]) / num_envs
+    narrow = getattr(pipeline, "narrow_phase", None)
+    if getattr(narrow, "triangle_pairs_count", None) is not None:
+        counts["triangle_pairs_per_world"] = int(narrow.triangle_pairs_count.numpy()[0]) / num_envs
+    data = getattr(solver, "mjw_data", None)
+    if data is not None:
+        rows = data.nefc.numpy()
+        counts.update(constraint_rows_mean=float(rows.mean()), constraint_rows_max=int(rows.max()), njmax=data.njmax)
+    return counts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tasks", nargs="+", default=["Isaac-Velocity-Rough-Unitree-Go1-v0"], help="Registered ids.")
+    parser.add_argument("--num_envs", type=int, default=4096, help="Environments (default: 4096).")
+    parser.add_argument("--device", default="cuda:0", help="Simulation device (default: cuda:0).")
+    parser.add_argument("--warmup", type=int, default=30, help="Random-action steps before timing (default: 30).")
+    parser.add_argument("--steps", type=int, default=50, help="Timed calls of each part (default: 50).")
+    parser.add_argument("--out", default=None, help="JSON file for the results.")
+    args = parser.parse_args()
+
+    import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
+
+    results = [split(task, args) for task in args.tasks]
+    for result in results:
+        print(json.dumps(result, indent=1))
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(
+                {"device": args.device, "steps": args.steps, "warmup": args.warmup, "results": results}, f, indent=1
+            )
+
+
+if __name__ == "__main__":
+    main()
