@@ -4,9 +4,9 @@ Commands, observations (with the height scan), rewards (feet air time included),
 terrain curriculum and the events are upstream's; each robot config below changes the robot, the body- and
 joint-name patterns its terms use and the per-robot weights (upstream's Go1 and G1 values), and adds the
 ``nonfinite_state`` termination every task here has (NaN worlds end their episode and reset). Besides the MDP, the
-contact settings are sized for these robots: a 1 cm shape gap, a triangle-pair budget per env and MuJoCo Warp's
-constraint rows and contacts per world (see ``_terrain_contacts`` and the configs). The G1
-patterns name the 29-joint model of the ``mjlab`` asset zoo (``*_elbow_joint``, ``waist_*_joint``, wrists), the
+contact settings are sized for these robots: a 1 cm shape gap, a triangle-pair budget per env, collision once per
+physics step and MuJoCo Warp's constraint rows and contacts per world (see ``_terrain_contacts`` and the configs). The
+G1 patterns name the 29-joint model of the ``mjlab`` asset zoo (``*_elbow_joint``, ``waist_*_joint``, wrists), the
 Go1 feet are the spheres at the end of the ``*_calf`` bodies.
 """
 
@@ -38,9 +38,14 @@ def _terrain_contacts(cfg) -> None:
       616 triangle pairs and 85 contacts per env at 10 cm, 22 and 9 at 1 cm; the same constraint rows).
     * Triangle-pair capacity per env instead of upstream's 2.5 M in total, which does not scale with the env count
       (pairs past the capacity lose their contacts).
+    * Collision detection on the first of the 2 substeps only. The second substep reuses the contacts, and Newton's
+      MuJoCo solver recomputes their distances from the bodies' poses. The pair's summed 2 cm gap catches shapes
+      approaching at up to 4 m/s before they touch. On the H200 the mesh collide was 4.3 of the 5.9 ms of a Go1 rough
+      physics step.
     """
     physics = cfg.sim.physics.newton_mjwarp
     physics.default_shape_cfg.gap = 0.01
+    physics.collision_decimation = 2
     physics.collision_cfg.max_triangle_pairs, physics.collision_cfg.max_triangle_pairs_per_world = None, 1024
 
 
