@@ -12,8 +12,10 @@ For each task (``--tasks``, default: all registered by ``isaaclab_contrib.tasks`
   solver the manager builds (a second one, from the manager's ``_create_solver``: for the custom MuJoCo Warp + VBD
   manager that is the coupled substep with both solvers and its own collision pipeline), the same substeps,
   collision pipeline when the manager owns one (built from the task's ``NewtonCfg.collision_cfg``, colliding on the
-  substeps ``collision_decimation`` picks), one physics step captured in a graph (CUDA graph, or Warp CPU graph
-  on CPU) and replayed, like the raw loop of ``benchmark_observables.py``,
+  substeps ``collision_decimation`` picks), the control the env's last step left (with zero actions,
+  position-controlled robots hold their default pose as in the env; ``model.control()``'s zero targets would drive
+  them elsewhere, the Go1's knees to their joint limit at -0.888 rad), one physics step captured in a graph (CUDA
+  graph, or Warp CPU graph on CPU) and replayed, like the raw loop of ``benchmark_observables.py``,
 
 and reports ``ratio = env_steps_per_s * decimation / raw_physics_steps_per_s``, the share of the physics ceiling
 the environment reaches, with ``env_graph`` (the manager replays its substep graph) and ``env_step_graph`` (whole
@@ -128,8 +130,9 @@ def time_raw(env, args: argparse.Namespace, result: Result) -> None:
     model = NewtonManager.get_model()
     solver = manager._create_solver(model, NewtonManager.get_solver_cfg())
     slots = NewtonManager.get_solver_slots()
-    state_0, state_1, control = model.state(), model.state(), model.control()
+    state_0, state_1 = model.state(), model.state()
     state_0.assign(NewtonManager.get_state_0())
+    control = NewtonManager.get_control()  # the env's last joint targets
     pipeline = None
     if slots.needs_collision_pipeline:  # the task's own pipeline settings (triangle-pair budget, reduction)
         pipeline = newton.CollisionPipeline(model, **manager._collision_pipeline_kwargs(NewtonManager.get_solver_cfg()))
