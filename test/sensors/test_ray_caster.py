@@ -1,4 +1,4 @@
-"""Isaac Lab's RayCaster on Newton: rays from a body frame hit the terrain and scene shapes where they really are."""
+"""Core's ray casters on Newton: rays from a body frame hit the terrain and scene shapes where they really are."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ NUM_ENVS = 2
 OFFSET = (0.2, 0.1, 0.5)  # [m] ray offset in the sensor frame
 GRID = 0.25  # [m] pattern resolution over a 0.5 m x 0.5 m square
 HALF = 0.1  # [m] half edge of the carrier cube
+CAMERA_OFFSET = (0.0, 0.0, -0.15)  # [m] camera below the cube, in the body frame
+LOOK_DOWN = (0.0, math.sqrt(0.5), 0.0, math.sqrt(0.5))  # (x, y, z, w): the camera's +x (its view axis) to -z
 
 
 def _quat_xyzw(roll: float, pitch: float, yaw: float) -> np.ndarray:
@@ -28,12 +30,18 @@ def _rotate(q: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def scan_scene():
-    """Two cubes floating (no gravity) over a sloped-pyramid terrain, each carrying five ray casters."""
+    """Per env a cube carrying the sensors and a target cube, floating (no gravity) over a sloped-pyramid terrain."""
     import isaaclab.sim as sim_utils
     import isaaclab.terrains as terrain_gen
     from isaaclab.assets import RigidObjectCfg
     from isaaclab.scene import InteractiveScene, InteractiveSceneCfg
-    from isaaclab.sensors import RayCasterCfg, patterns
+    from isaaclab.sensors import (
+        MultiMeshRayCasterCameraCfg,
+        MultiMeshRayCasterCfg,
+        RayCasterCameraCfg,
+        RayCasterCfg,
+        patterns,
+    )
     from isaaclab.sim import SimulationCfg, SimulationContext
     from isaaclab.terrains import TerrainGeneratorCfg, TerrainImporterCfg
     from isaaclab.utils import configclass
@@ -65,19 +73,36 @@ def scan_scene():
             **kwargs,
         )
 
-    @configclass
-    class SceneCfg(InteractiveSceneCfg):
-        terrain = TerrainImporterCfg(prim_path="/World/ground", terrain_type="generator", terrain_generator=generator)
-        body = RigidObjectCfg(
+    def camera(**kwargs) -> RayCasterCameraCfg:
+        return RayCasterCameraCfg(
             prim_path="{ENV_REGEX_NS}/Body",
+            offset=kwargs.pop(
+                "offset", RayCasterCameraCfg.OffsetCfg(pos=CAMERA_OFFSET, rot=LOOK_DOWN, convention="world")
+            ),
+            pattern_cfg=patterns.PinholeCameraPatternCfg(width=8, height=6),
+            mesh_prim_paths=["/World/ground"],
+            **kwargs,
+        )
+
+    def cube(name: str, pos: tuple[float, float, float]) -> RigidObjectCfg:
+        return RigidObjectCfg(
+            prim_path="{ENV_REGEX_NS}/" + name,
             spawn=sim_utils.CuboidCfg(
                 size=(2 * HALF,) * 3,
                 rigid_props=sim_utils.UsdPhysicsRigidBodyCfg(),
                 mass_props=sim_utils.MassCfg(mass=1.0),
                 collision_props=sim_utils.UsdPhysicsCollisionCfg(),
             ),
-            init_state=RigidObjectCfg.InitialStateCfg(pos=(0.0, 0.0, 1.5)),
+            init_state=RigidObjectCfg.InitialStateCfg(pos=pos),
         )
+
+    targets = ["/World/ground", MultiMeshRayCasterCfg.RaycastTargetCfg(prim_expr="{ENV_REGEX_NS}/Target")]
+
+    @configclass
+    class SceneCfg(InteractiveSceneCfg):
+        terrain = TerrainImporterCfg(prim_path="/World/ground", terrain_type="generator", terrain_generator=generator)
+        body = cube("Body", (0.0, 0.0, 1.5))
+        target = cube("Target", (1.0, 1.0, 3.0))
         yaw = scanner("yaw")
         base = scanner("base")
         world = scanner("world")
@@ -88,6 +113,27 @@ def scan_scene():
             offset=(0.0, 0.0, 0.5),
             pattern_cfg=patterns.GridPatternCfg(resolution=0.1, size=(0.1, 0.1)),
         )
+        depth = camera(data_types=["distance_to_image_plane", "distance_to_camera"])
+        top = camera(
+            offset=RayCasterCameraCfg.OffsetCfg(pos=(0.0, 0.0, 0.5), rot=LOOK_DOWN, convention="world"),
+            data_types=["distance_to_image_plane", "normals"],
+        )
+        multi = MultiMeshRayCasterCfg(
+            prim_path="{ENV_REGEX_NS}/Body",
+            offset=MultiMeshRayCasterCfg.OffsetCfg(pos=(0.0, 0.0, 0.5)),
+            ray_alignment="world",
+            pattern_cfg=patterns.GridPatternCfg(resolution=0.1, size=(0.6, 0.0)),
+            mesh_prim_paths=targets,
+            update_mesh_ids=True,
+        )
+        multi_camera = MultiMeshRayCasterCameraCfg(
+            prim_path="{ENV_REGEX_NS}/Body",
+            offset=MultiMeshRayCasterCameraCfg.OffsetCfg(pos=CAMERA_OFFSET, rot=LOOK_DOWN, convention="world"),
+            pattern_cfg=patterns.PinholeCameraPatternCfg(width=8, height=6),
+            mesh_prim_paths=targets,
+            data_types=["distance_to_image_plane"],
+        )
+        clipped_depth = camera(data_types=["distance_to_image_plane"], max_distance=0.5, depth_clipping_behavior="max")
 
     SimulationContext.clear_instance()
     physics = NewtonCfg(solver_cfg=MJWarpSolverCfg(use_mujoco_contacts=False))
@@ -98,8 +144,8 @@ def scan_scene():
     SimulationContext.clear_instance()
 
 
-def _place(sim, scene, positions: np.ndarray, quats: np.ndarray) -> None:
-    body = scene["body"]
+def _place(sim, scene, positions: np.ndarray, quats: np.ndarray, *, asset: str = "body") -> None:
+    body = scene[asset]
     pose = torch.tensor(np.concatenate([positions, quats], axis=1), dtype=torch.float32)
     body.write_root_pose_to_sim_index(root_pose=pose)
     body.write_root_velocity_to_sim_index(root_velocity=torch.zeros(NUM_ENVS, 6))
@@ -244,3 +290,86 @@ def test_scan_follows_a_moving_body(scan_scene):
         after[..., :2] - before[..., :2], np.broadcast_to(shift[:2], after[..., :2].shape), atol=1e-4
     )
     assert _distance_to(_surface(sim), after).max() < 0.01
+
+
+def _look_down_from_high(sim, scene) -> np.ndarray:
+    """Place both cubes upright 2 m over their env origins (the pyramid tops); return the cameras' positions."""
+    positions = scene.env_origins.cpu().numpy() + np.array([0.0, 0.0, 2.0])
+    _place(sim, scene, positions, np.tile([0.0, 0.0, 0.0, 1.0], (NUM_ENVS, 1)))
+    return positions + np.array(CAMERA_OFFSET)
+
+
+def test_camera_depth_is_the_height_over_the_terrain_each_pixel_sees(scan_scene):
+    """Down-looking camera: pixels hit the terrain, depth = camera height over the hit, range = distance to it."""
+    sim, scene = scan_scene
+    cameras = _look_down_from_high(sim, scene)
+    camera = scene["depth"]
+    data = camera.data
+    hits = camera.ray_hits_w.torch.numpy()
+    assert _distance_to(_surface(sim), hits).max() < 0.01
+    np.testing.assert_allclose(data.pos_w.torch.numpy(), cameras, atol=1e-4)
+    to_plane = data.output["distance_to_image_plane"].torch.numpy()[..., 0].reshape(NUM_ENVS, -1)
+    to_camera = data.output["distance_to_camera"].torch.numpy()[..., 0].reshape(NUM_ENVS, -1)
+    np.testing.assert_allclose(to_plane, cameras[:, None, 2] - hits[..., 2], atol=1e-4)
+    np.testing.assert_allclose(to_camera, np.linalg.norm(hits - cameras[:, None, :], axis=-1), atol=1e-4)
+    assert (to_camera > to_plane + 1e-3).sum() > 0.5 * to_plane.size  # off-axis pixels see farther than deep
+
+
+def test_camera_normals_are_the_face_normals_of_the_tilted_cube_below_it(scan_scene):
+    """A camera 0.5 m over a tilted cube's centre sees its top face 0.4 m deep with normal R z; the rest is terrain."""
+    sim, scene = scan_scene
+    positions, quats = _tilted_poses(scene)
+    _place(sim, scene, positions, quats)
+    data = scene["top"].data
+    depth = data.output["distance_to_image_plane"].torch.numpy()[..., 0].reshape(NUM_ENVS, -1)
+    normals = data.output["normals"].torch.numpy().reshape(NUM_ENVS, -1, 3)
+    np.testing.assert_allclose(np.linalg.norm(normals, axis=-1), 1.0, atol=1e-4)
+    on_face = np.abs(depth - (0.5 - HALF)) < 1e-3
+    assert on_face.sum(axis=1).min() >= 4 and (~on_face).sum(axis=1).min() >= 4
+    for env in range(NUM_ENVS):
+        face_normal = _rotate(quats[env], [0.0, 0.0, 1.0])
+        np.testing.assert_allclose(normals[env][on_face[env]], np.tile(face_normal, (on_face[env].sum(), 1)), atol=1e-4)
+        assert (normals[env][~on_face[env]][:, 2] > 0.9).all()  # terrain slopes of 0.3 face up
+
+
+def test_camera_depth_beyond_max_distance_reads_max_when_clipped(scan_scene):
+    """With depth_clipping_behavior='max', terrain 1.5 m below a camera of max_distance 0.5 m reads 0.5 m."""
+    sim, scene = scan_scene
+    _look_down_from_high(sim, scene)
+    depth = scene["clipped_depth"].data.output["distance_to_image_plane"].torch.numpy()
+    np.testing.assert_array_equal(depth, np.full_like(depth, 0.5))
+
+
+def _target_beside_the_body(sim, scene, target_x: float) -> np.ndarray:
+    """Body upright 1.5 m over each env origin, the target cube 0.9 m over origin + (target_x, 0); body positions."""
+    origins = scene.env_origins.cpu().numpy()
+    upright = np.tile([0.0, 0.0, 0.0, 1.0], (NUM_ENVS, 1))
+    _place(sim, scene, origins + np.array([target_x, 0.0, 0.9]), upright, asset="target")
+    positions = origins + np.array([0.0, 0.0, 1.5])
+    _place(sim, scene, positions, upright)
+    return positions
+
+
+@pytest.mark.parametrize("target_x", [0.25, -0.25])
+def test_multi_mesh_rays_hit_only_their_targets_where_they_are_now(scan_scene, target_x):
+    """Multi-mesh rays pass the carrier cube (no target), hit the tracked target cube's top or else the terrain."""
+    sim, scene = scan_scene
+    positions = _target_beside_the_body(sim, scene, target_x)
+    data = scene["multi"].data
+    hits = data.ray_hits_w.torch.numpy()
+    xs = hits[..., 0] - positions[:, None, 0]
+    over_target = np.abs(xs - target_x) < HALF
+    assert over_target.sum(axis=1).tolist() == [2] * NUM_ENVS
+    target_top = np.broadcast_to(positions[:, None, 2] - 1.5 + 0.9 + HALF, over_target.shape)
+    np.testing.assert_allclose(hits[over_target][:, 2], target_top[over_target], atol=1e-3)
+    assert _distance_to(_surface(sim), hits[~over_target]).max() < 0.01
+    np.testing.assert_array_equal(data.ray_mesh_ids.torch.numpy(), over_target.astype(np.int16))
+
+
+def test_multi_mesh_camera_sees_the_target_under_it(scan_scene):
+    """The multi-mesh camera under the carrier cube sees the target cube's top 0.45 m down at its image centre."""
+    sim, scene = scan_scene
+    _target_beside_the_body(sim, scene, 0.0)
+    depth = scene["multi_camera"].data.output["distance_to_image_plane"].torch.numpy()[..., 0]
+    expected = CAMERA_OFFSET[2] + 1.5 - (0.9 + HALF)  # camera height over the target's top face
+    np.testing.assert_allclose(depth[:, 2:4, 3:5], expected, atol=1e-3)

@@ -7,16 +7,15 @@ from typing import TYPE_CHECKING
 
 import newton
 import warp as wp
-from isaaclab.sensors.ray_caster.base_ray_caster import BaseRayCaster
 
 from ...physics.newton_manager import NewtonManager
-from ..body_lookup import select_env_bodies
+from .body_mounted import BodyMountedRays
 
 if TYPE_CHECKING:
     from isaaclab.sensors.ray_caster import RayCasterCfg
 
 
-class RayCaster(BaseRayCaster):
+class RayCaster(BodyMountedRays):
     """Rays cast from a body frame against the shapes of the Newton model (:func:`newton.intersect_ray`).
 
     The sensor frame is the body at :attr:`~isaaclab.sensors.RayCasterCfg.prim_path` (or its closest body
@@ -38,29 +37,6 @@ class RayCaster(BaseRayCaster):
 
     cfg: RayCasterCfg
 
-    def _initialize_pose_tracking(self) -> None:
-        model = NewtonManager.get_model()
-        if model is None:
-            raise RuntimeError("RayCaster initialization needs a finalized Newton model (PHYSICS_READY).")
-        selection = select_env_bodies(
-            self.cfg.prim_path, self._num_envs, mode="ancestor", what="RayCasterCfg.prim_path"
-        )
-        self._bodies = wp.array(selection.body_indices[:, 0], dtype=wp.int32, device=self._device)
-        self._view = self
-        self._view_count = self._num_envs
-        self._offset_pos_wp = wp.zeros(self._num_envs, dtype=wp.vec3f, device=self._device)
-        self._offset_quat_wp = wp.array(
-            [wp.quat_identity(wp.float32)] * self._num_envs, dtype=wp.quatf, device=self._device
-        )
-        self._frames = wp.zeros(self._num_envs, dtype=wp.transformf, device=self._device)
-        worlds = model.body_world.numpy()[selection.body_indices[:, 0]]
-        self._worlds = worlds.astype("int32")
-
-    @property
-    def count(self) -> int:
-        """Number of sensor frames (one per environment)."""
-        return self._view_count
-
     def _initialize_warp_meshes(self) -> None:
         model = NewtonManager.get_model()
         labels = list(model.shape_label or [])
@@ -80,11 +56,16 @@ class RayCaster(BaseRayCaster):
 
     def _initialize_rays_impl(self) -> None:
         super()._initialize_rays_impl()
+        self._allocate_ray_query()
+
+    def _allocate_ray_query(self, *, normals: bool = False) -> None:
+        """Flat views of the world-frame rays and the query's outputs (distances, and normals if asked for)."""
         model = NewtonManager.get_model()
         n = self._num_envs * self.num_rays
         self._origins_flat = self._ray_starts_w.reshape(n)
         self._directions_flat = self._ray_directions_w.reshape(n)
         self._distances = wp.empty(n, dtype=wp.float32, device=self._device)
+        self._normals = wp.empty(n, dtype=wp.vec3f, device=self._device) if normals else None
         # intersect_ray groups: worlds 0..W-1, then the shared world at index W
         global_group = int(model.world_count)
         ray_worlds = (
@@ -93,16 +74,6 @@ class RayCaster(BaseRayCaster):
         self._ray_worlds = wp.array(ray_worlds, dtype=wp.int32, device=self._device)
         self._query_graph: wp.Graph | None = None
         self._query_calls = 0
-
-    def _get_view_transforms_wp(self) -> wp.array:
-        wp.launch(
-            _gather_frames,
-            dim=self._num_envs,
-            inputs=[self._bodies, NewtonManager.get_state_0().body_q],
-            outputs=[self._frames],
-            device=self._device,
-        )
-        return self._frames
 
     def _update_buffers_impl(self, env_mask: wp.array) -> None:
         self._update_ray_infos(env_mask)
@@ -123,7 +94,7 @@ class RayCaster(BaseRayCaster):
         )
 
     def _cast(self) -> None:
-        """Distances along every ray (``-1`` on a miss): BVH refit (unless shared-world only) and ray query.
+        """Distances (``-1`` on a miss) and normals along every ray: BVH refit (unless shared-world only), query.
 
         :func:`newton.intersect_ray` defines its kernel on every call, which costs tens of milliseconds of host
         time; after a first eager call (which compiles it) the query is captured once into a Warp graph (CUDA
@@ -155,15 +126,8 @@ class RayCaster(BaseRayCaster):
             ray_worlds=self._ray_worlds,
             enable_global_world=not self.cfg.global_world_only,
             out_dist=self._distances,
+            out_normal=self._normals,
         )
-
-
-@wp.kernel(enable_backward=False)
-def _gather_frames(
-    bodies: wp.array(dtype=wp.int32), body_q: wp.array(dtype=wp.transform), frames: wp.array(dtype=wp.transformf)
-):
-    env = wp.tid()
-    frames[env] = body_q[bodies[env]]
 
 
 @wp.kernel(enable_backward=False)
