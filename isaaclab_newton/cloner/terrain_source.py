@@ -4,11 +4,14 @@ meshes else, planes as Newton's ground plane."""
 from __future__ import annotations
 
 import copy
+import logging
 from typing import Any
 
 import newton
 import numpy as np
 import warp as wp
+
+logger = logging.getLogger(__name__)
 
 HEIGHTFIELD_ATTR = "newton:heightfield:resolution"
 """Attribute core's ``TerrainImporter`` authors on a generated terrain that may collide as a heightfield [m]."""
@@ -43,6 +46,7 @@ def add_generated_terrain(builder: newton.ModelBuilder, cfg: Any, root_path: str
         resolution = _heightfield_resolution(prim, root_path)
         if resolution is not None:
             mesh = wp.Mesh(points=wp.array(points, dtype=wp.vec3), indices=wp.array(faces.ravel(), dtype=wp.int32))
+            _warn_of_vertical_steps(path, mesh, points, resolution)
             field, xform = newton.Heightfield.create_from_mesh(mesh, resolution)
             builder.add_shape_heightfield(xform=xform, heightfield=field, cfg=shape_cfg, label=path)
         else:
@@ -99,6 +103,73 @@ def _heightfield_resolution(prim: Any, root_path: str) -> float | None:
             return float(attr.Get())
         prim = prim.GetParent()
     return None
+
+
+def vertical_steps(mesh: wp.Mesh, points: np.ndarray, resolution: float) -> tuple[int, float]:
+    """Grid points where a terrain mesh's top surface steps vertically, and the largest step [m].
+
+    A heightfield holds one height per grid point. Core's generator moves the vertices of steep height-field cells
+    one cell sideways (``TerrainGeneratorCfg.slope_threshold``) to make vertical walls, and neighbouring sub-terrains
+    can meet at different heights. At each point of the heightfield's grid, four rays cast straight down just beside
+    it (0.1 mm off, one per quadrant) see the same height on a continuous surface and different heights at a wall.
+
+    Args:
+        mesh: The terrain as a Warp mesh (world frame).
+        points: Its vertices (N, 3) [m], which set the grid's extent.
+        resolution: Horizontal grid spacing [m] of the heightfield.
+    """
+    lower, upper = points.min(axis=0), points.max(axis=0)
+    ncol, nrow = (np.round((upper[:2] - lower[:2]) / resolution).astype(int) + 1).tolist()
+    steps = wp.zeros(nrow * ncol, dtype=wp.float32, device=mesh.device)
+    wp.launch(
+        _grid_point_steps,
+        dim=nrow * ncol,
+        inputs=[mesh.id, wp.vec2(*lower[:2]), float(resolution), ncol, float(upper[2]) + 1.0],
+        outputs=[steps],
+        device=mesh.device,
+    )
+    spread = steps.numpy()
+    walls = spread > 1e-3
+    return int(walls.sum()), float(spread.max(initial=0.0))
+
+
+@wp.kernel(enable_backward=False)
+def _grid_point_steps(
+    mesh: wp.uint64, origin: wp.vec2, resolution: float, ncol: int, top: float, steps: wp.array(dtype=wp.float32)
+):
+    point = wp.tid()
+    row = point // ncol
+    x = origin[0] + float(point - row * ncol) * resolution
+    y = origin[1] + float(row) * resolution
+    low = float(1.0e30)  # noqa: UP018 - Warp: a variable changed in a dynamic loop is declared by its type
+    high = float(-1.0e30)  # noqa: UP018
+    hits = int(0)  # noqa: UP018
+    for quadrant in range(4):
+        dx = 1.0e-4 * (1.0 - 2.0 * float(quadrant % 2))
+        dy = 1.0e-4 * (1.0 - 2.0 * float(quadrant // 2))
+        query = wp.mesh_query_ray(mesh, wp.vec3(x + dx, y + dy, top), wp.vec3(0.0, 0.0, -1.0), 1.0e6)
+        if query.result:
+            height = top - query.t
+            low = wp.min(low, height)
+            high = wp.max(high, height)
+            hits += 1
+    if hits == 4:
+        steps[point] = high - low
+
+
+def _warn_of_vertical_steps(path: str, mesh: wp.Mesh, points: np.ndarray, resolution: float) -> None:
+    count, largest = vertical_steps(mesh, points, resolution)
+    if count:
+        logger.warning(
+            "Terrain %s imports as a heightfield, but at %d grid points its mesh has vertical steps (up to %.3f m),"
+            " which a heightfield cannot hold: contacts there follow the sampled heights, not the mesh. Core makes"
+            " such steps where TerrainGeneratorCfg.slope_threshold moves steep cells sideways; set"
+            " slope_threshold=None for a heightfield that follows the mesh's triangles, or leave"
+            " convert_to_heightfield unset to collide the mesh triangle by triangle.",
+            path,
+            count,
+            largest,
+        )
 
 
 def _check_mesh_collision_path(path: str) -> None:

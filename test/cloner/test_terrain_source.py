@@ -11,7 +11,11 @@ RADIUS = 0.1  # [m]
 DROP_XY = (1.95, 0.45)
 
 
-def _rough_terrain(heightfield_only: bool):
+TERRAIN_SEED = 7
+"""Seed of the generated terrain: without one, core draws it from NumPy's global state, different in every run."""
+
+
+def _rough_terrain(heightfield_only: bool, *, slope_threshold: float | None = 0.75):
     """Core's ROUGH_TERRAINS_CFG, one row with one column per sub-terrain type (all of them, or its height fields)."""
     from isaaclab.terrains.config.rough import ROUGH_TERRAINS_CFG
     from isaaclab.utils import replace
@@ -21,7 +25,14 @@ def _rough_terrain(heightfield_only: bool):
         subs = {k: v for k, v in subs.items() if k.startswith(("random_rough", "hf_"))}
     subs = {k: replace(v, proportion=1.0 / len(subs)) for k, v in subs.items()}
     cfg = replace(
-        ROUGH_TERRAINS_CFG, num_rows=1, num_cols=len(subs), border_width=1.0, curriculum=True, sub_terrains=subs
+        ROUGH_TERRAINS_CFG,
+        num_rows=1,
+        num_cols=len(subs),
+        border_width=1.0,
+        curriculum=True,
+        sub_terrains=subs,
+        seed=TERRAIN_SEED,
+        slope_threshold=slope_threshold,
     )
     cfg.difficulty_range = (0.8, 0.8)
     return cfg
@@ -172,14 +183,16 @@ def test_balls_rest_on_every_rough_sub_terrain(solver):
 
 
 @pytest.mark.parametrize("solver", ["mjwarp-newton-contacts", "mjwarp-mujoco-contacts", "xpbd"])
-def test_tagged_terrain_becomes_a_heightfield_balls_rest_on(solver):
+def test_tagged_terrain_becomes_a_heightfield_balls_rest_on(solver, caplog):
     """A terrain core tags newton:heightfield:resolution imports as a Heightfield that every solver collides."""
     from isaaclab.sim import SimulationContext
 
     from isaaclab_newton.physics import NewtonManager
 
-    sim, scene = _build(_solvers()[solver], _rough_terrain(heightfield_only=True))
+    # without slope_threshold core's mesh is single-valued on the grid, and the heightfield holds its triangles
+    sim, scene = _build(_solvers()[solver], _rough_terrain(heightfield_only=True, slope_threshold=None))
     centres, surface = _drop_and_settle(sim, scene)
+    assert "vertical steps" not in caplog.text
     types = NewtonManager.get_model().shape_type.numpy()
     gap = _distance_to(surface, centres) - RADIUS
     SimulationContext.clear_instance()
@@ -254,3 +267,27 @@ def test_mesh_terrain_under_mujoco_contacts_raises():
     with pytest.raises(ValueError, match="use_mujoco_contacts=False"):
         _build(_solvers()["mjwarp-mujoco-contacts"], _rough_terrain(heightfield_only=False))
     SimulationContext.clear_instance()
+
+
+def _core_height_field_mesh(slope_threshold: float | None):
+    """Core's mesh of a 1 m x 1 m height field (10 cm cells) with a 30 cm ledge along x = 0.5 m, as a Warp mesh."""
+    import warp as wp
+    from isaaclab.terrains.height_field.utils import convert_height_field_to_mesh
+
+    heights = np.zeros((11, 11), dtype=np.int16)
+    heights[6:, :] = 60  # 60 x 5 mm
+    points, faces = convert_height_field_to_mesh(heights, 0.1, 0.005, slope_threshold)
+    mesh = wp.Mesh(points=wp.array(points, dtype=wp.vec3), indices=wp.array(faces.ravel().astype(np.int32)))
+    return mesh, points
+
+
+def test_vertical_steps_finds_the_walls_core_makes_with_slope_threshold():
+    """A ledge steeper than slope_threshold becomes a 0.3 m wall on one grid line; without the threshold, none."""
+    from isaaclab_newton.cloner.terrain_source import vertical_steps
+
+    mesh, points = _core_height_field_mesh(0.75)
+    count, largest = vertical_steps(mesh, points, 0.1)
+    assert 8 <= count <= 11  # one grid line of 11 points across the terrain (rays beside its ends may miss)
+    assert largest == pytest.approx(0.3, abs=1e-4)
+    mesh, points = _core_height_field_mesh(None)
+    assert vertical_steps(mesh, points, 0.1)[0] == 0
