@@ -11,6 +11,15 @@ each part, with the device synchronized around each block:
 * ``solver_substep_ms``: one substep of the solver, captured and replayed the same way;
 * ``sensor_ms``: one forced update of each scene sensor, by name (eager: ray casters and contact sensors).
 
+With ``--kernels N`` (CUDA only) it also times each kernel of an eager ``collide()``, solver substep and sensor
+update with Warp's CUDA activity timing (``wp.timing_begin``) over ``--steps`` calls, and lists the ``N`` costliest
+of each as ``{kernel: [ms per call, launches per call]}`` (``kernels_ms``). Eager launches run back to back without a
+graph, so the sums exceed the replayed figures by the launch gaps; the shares are what they are for.
+
+``--cfg PATH=VALUE`` (repeatable) sets a field of each task's env cfg before the build, the value read as a Python
+literal where it parses as one and as a string otherwise, to compare settings in one session, e.g.
+``--cfg sim.physics.newton_mjwarp.bvh_constructor_geometry=sah``.
+
 A physics step runs ``collide_ms`` on every ``NewtonCfg.collision_decimation``-th substep and ``solver_substep_ms`` on
 each, so ``collisions_per_step * collide_ms + substeps * solver_substep_ms`` is close to ``physics_step_ms``. The
 counts after the timed steps are printed with them: rigid contacts and mesh triangle pairs per world, and MuJoCo
@@ -26,6 +35,8 @@ Examples::
 from __future__ import annotations
 
 import argparse
+import ast
+import functools
 import json
 import time
 from collections.abc import Callable
@@ -45,6 +56,22 @@ def _timed_ms(fn: Callable[[], None], steps: int, device: str) -> float:
     return (time.perf_counter() - start) / steps * 1e3
 
 
+def _kernel_ms(fn: Callable[[], None], steps: int, top: int) -> dict[str, list[float]]:
+    """The ``top`` costliest kernels of ``fn`` (eager): ``{name: [ms per call, launches per call]}``."""
+    fn()  # lazy allocations and module loads stay out of the timing
+    wp.timing_begin(cuda_filter=wp.TIMING_KERNEL | wp.TIMING_KERNEL_BUILTIN | wp.TIMING_MEMCPY | wp.TIMING_MEMSET)
+    for _ in range(steps):
+        fn()
+    results = wp.timing_end()
+    totals: dict[str, list[float]] = {}
+    for result in results:
+        entry = totals.setdefault(result.name, [0.0, 0.0])
+        entry[0] += result.elapsed / steps
+        entry[1] += 1.0 / steps
+    ranked = sorted(totals.items(), key=lambda item: -item[1][0])
+    return {"total": [sum(v[0] for v in totals.values()), sum(v[1] for v in totals.values())], **dict(ranked[:top])}
+
+
 def _replayed(fn: Callable[[], None], device: str) -> Callable[[], None]:
     """``fn`` run once eagerly (lazy allocations), then captured; returns the replay."""
     from isaaclab_newton.physics import graph as graph_utils
@@ -52,6 +79,23 @@ def _replayed(fn: Callable[[], None], device: str) -> Callable[[], None]:
     fn()
     captured = graph_utils.capture(fn, device)
     return lambda: graph_utils.launch(captured)
+
+
+def _set_fields(cfg, assignments: list[str]) -> None:
+    """Apply ``PATH=VALUE`` assignments to ``cfg`` (values as Python literals where they parse, else strings)."""
+    for assignment in assignments:
+        path, sep, text = assignment.partition("=")
+        if not sep:
+            raise ValueError(f"--cfg takes PATH=VALUE, got {assignment!r}")
+        *parents, leaf = path.split(".")
+        target = functools.reduce(getattr, parents, cfg)
+        if not hasattr(target, leaf):
+            raise AttributeError(f"--cfg {assignment!r}: {type(target).__name__} has no field {leaf!r}")
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            value = text
+        setattr(target, leaf, value)
 
 
 def split(task: str, args: argparse.Namespace) -> dict:
@@ -63,6 +107,7 @@ def split(task: str, args: argparse.Namespace) -> dict:
     cfg.scene.num_envs = args.num_envs
     cfg.sim.device = args.device
     cfg.seed = 0
+    _set_fields(cfg, args.cfg)
     env = gym.make(task, cfg=cfg)
     try:
         env.reset()
@@ -71,7 +116,7 @@ def split(task: str, args: argparse.Namespace) -> dict:
         for _ in range(args.warmup):
             env.step(2.0 * torch.rand(shape, device=unwrapped.device) - 1.0)
         zeros = torch.zeros(shape, device=unwrapped.device)
-        result = {"task": task, "num_envs": args.num_envs, "decimation": int(unwrapped.cfg.decimation)}
+        result = {"task": task, "num_envs": args.num_envs, "decimation": int(unwrapped.cfg.decimation), "cfg": args.cfg}
         result["substeps"] = NewtonManager.get_num_substeps()
         result["collisions_per_step"] = -(-result["substeps"] // int(NewtonManager._cfg.collision_decimation))
         result["env_step_ms"] = _timed_ms(lambda: env.step(zeros), args.steps, args.device)
@@ -90,6 +135,13 @@ def split(task: str, args: argparse.Namespace) -> dict:
             for name, sensor in unwrapped.scene.sensors.items()
         }
         result["env_steps_per_s"] = args.num_envs / result["env_step_ms"] * 1e3
+        if args.kernels:
+            parts = {"solver_substep": lambda: solver.step(state_0, state_1, control, contacts, substep_dt)}
+            if pipeline is not None:
+                parts["collide"] = lambda: pipeline.collide(state_0, contacts)
+            for name, sensor in unwrapped.scene.sensors.items():
+                parts[f"sensor {name}"] = lambda s=sensor: s.update(unwrapped.step_dt, force_recompute=True)
+            result["kernels_ms"] = {part: _kernel_ms(fn, args.steps, args.kernels) for part, fn in parts.items()}
         result.update(_counts(pipeline, contacts, solver, args.num_envs))
         return result
     finally:
@@ -118,6 +170,8 @@ def main() -> None:
     parser.add_argument("--device", default="cuda:0", help="Simulation device (default: cuda:0).")
     parser.add_argument("--warmup", type=int, default=30, help="Random-action steps before timing (default: 30).")
     parser.add_argument("--steps", type=int, default=50, help="Timed calls of each part (default: 50).")
+    parser.add_argument("--cfg", action="append", default=[], help="PATH=VALUE set on the env cfg (repeatable).")
+    parser.add_argument("--kernels", type=int, default=0, help="List this many costliest kernels per part (CUDA).")
     parser.add_argument("--out", default=None, help="JSON file for the results.")
     args = parser.parse_args()
 

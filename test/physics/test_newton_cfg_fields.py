@@ -55,6 +55,23 @@ def test_default_shape_cfg_reaches_builder_shapes(make_sim):
     np.testing.assert_allclose(model.shape_material_ke.numpy(), 5.0e4)
 
 
+def test_bvh_constructor_geometry_builds_mesh_bvhs(make_sim, monkeypatch):
+    """bvh_constructor_geometry is the constructor of the Warp BVH of every mesh shape the model finalizes."""
+    constructors = []
+    original = newton.Mesh.finalize
+
+    def recording(mesh, *args, **kwargs):
+        constructors.append(kwargs.get("bvh_constructor"))
+        return original(mesh, *args, **kwargs)
+
+    monkeypatch.setattr(newton.Mesh, "finalize", recording)
+    sim = make_sim(XPBDSolverCfg(), bvh_constructor_geometry="median")
+    builder = NewtonManager.create_builder()
+    builder.add_shape_mesh(-1, mesh=newton.Mesh.create_box(1.0, 1.0, 0.1, compute_inertia=False))
+    sim.reset()
+    assert constructors == ["median"]
+
+
 def test_soft_contact_cfg_reaches_model(make_sim):
     """NewtonSoftContactCfg fields are written on the finalized model under the same names."""
     sim = make_sim(
