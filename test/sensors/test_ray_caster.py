@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 import torch
+from conftest import TEST_DEVICE
 
 NUM_ENVS = 2
 OFFSET = (0.2, 0.1, 0.5)  # [m] ray offset in the sensor frame
@@ -137,7 +138,7 @@ def scan_scene():
 
     SimulationContext.clear_instance()
     physics = NewtonCfg(solver_cfg=MJWarpSolverCfg(use_mujoco_contacts=False))
-    sim = SimulationContext(SimulationCfg(dt=1 / 120, device="cpu", gravity=(0.0, 0.0, 0.0), physics=physics))
+    sim = SimulationContext(SimulationCfg(dt=1 / 120, device=TEST_DEVICE, gravity=(0.0, 0.0, 0.0), physics=physics))
     scene = InteractiveScene(SceneCfg(num_envs=NUM_ENVS, env_spacing=3.0))
     sim.reset()
     yield sim, scene
@@ -146,9 +147,9 @@ def scan_scene():
 
 def _place(sim, scene, positions: np.ndarray, quats: np.ndarray, *, asset: str = "body") -> None:
     body = scene[asset]
-    pose = torch.tensor(np.concatenate([positions, quats], axis=1), dtype=torch.float32)
+    pose = torch.tensor(np.concatenate([positions, quats], axis=1), dtype=torch.float32, device=sim.device)
     body.write_root_pose_to_sim_index(root_pose=pose)
-    body.write_root_velocity_to_sim_index(root_velocity=torch.zeros(NUM_ENVS, 6))
+    body.write_root_velocity_to_sim_index(root_velocity=torch.zeros(NUM_ENVS, 6, device=sim.device))
     sim.step(render=False)
     scene.update(sim.get_physics_dt())
 
@@ -206,9 +207,9 @@ def test_sensor_frame_is_the_body_pose(scan_scene):
     positions, quats = _tilted_poses(scene)
     _place(sim, scene, positions, quats)
     data = scene["yaw"].data
-    np.testing.assert_allclose(data.pos_w.torch.numpy(), positions, atol=1e-4)
-    sign = np.sign((data.quat_w.torch.numpy() * quats).sum(axis=1, keepdims=True))
-    np.testing.assert_allclose(data.quat_w.torch.numpy() * sign, quats, atol=1e-4)
+    np.testing.assert_allclose(data.pos_w.torch.cpu().numpy(), positions, atol=1e-4)
+    sign = np.sign((data.quat_w.torch.cpu().numpy() * quats).sum(axis=1, keepdims=True))
+    np.testing.assert_allclose(data.quat_w.torch.cpu().numpy() * sign, quats, atol=1e-4)
 
 
 def test_yaw_aligned_hits_lie_on_the_terrain_under_the_rotated_footprint(scan_scene):
@@ -216,7 +217,7 @@ def test_yaw_aligned_hits_lie_on_the_terrain_under_the_rotated_footprint(scan_sc
     sim, scene = scan_scene
     positions, quats = _tilted_poses(scene)
     _place(sim, scene, positions, quats)
-    hits = scene["yaw"].data.ray_hits_w.torch.numpy()
+    hits = scene["yaw"].data.ray_hits_w.torch.cpu().numpy()
     surface = _distance_to(_surface(sim), hits)
     assert surface.max() < 0.01
     for env in range(NUM_ENVS):
@@ -232,7 +233,7 @@ def test_base_aligned_rays_tilt_with_the_body(scan_scene):
     sim, scene = scan_scene
     positions, quats = _tilted_poses(scene)
     _place(sim, scene, positions, quats)
-    hits = scene["base"].data.ray_hits_w.torch.numpy()
+    hits = scene["base"].data.ray_hits_w.torch.cpu().numpy()
     assert _distance_to(_surface(sim), hits).max() < 0.01
     for env in range(NUM_ENVS):
         starts = positions[env] + _rotate(quats[env], _pattern() + np.array(OFFSET))
@@ -247,7 +248,7 @@ def test_world_aligned_footprint_ignores_orientation(scan_scene):
     sim, scene = scan_scene
     positions, quats = _tilted_poses(scene)
     _place(sim, scene, positions, quats)
-    hits = scene["world"].data.ray_hits_w.torch.numpy()
+    hits = scene["world"].data.ray_hits_w.torch.cpu().numpy()
     assert _distance_to(_surface(sim), hits).max() < 0.01
     expected = positions[:, None, :2] + (_pattern() + np.array(OFFSET))[None, :, :2]
     np.testing.assert_allclose(hits[..., :2], expected, atol=1e-4)
@@ -258,7 +259,7 @@ def test_rays_beyond_max_distance_miss_with_inf(scan_scene):
     sim, scene = scan_scene
     positions, quats = _tilted_poses(scene)
     _place(sim, scene, positions, quats)
-    assert np.isinf(scene["short"].data.ray_hits_w.torch.numpy()).all()
+    assert np.isinf(scene["short"].data.ray_hits_w.torch.cpu().numpy()).all()
 
 
 def test_env_shapes_are_hit_unless_global_world_only(scan_scene):
@@ -268,10 +269,10 @@ def test_env_shapes_are_hit_unless_global_world_only(scan_scene):
     positions = origins + np.array([[0.0, 0.0, 1.0], [0.1, 0.0, 1.1]])
     quats = np.tile([0.0, 0.0, 0.0, 1.0], (NUM_ENVS, 1))
     _place(sim, scene, positions, quats)
-    own = scene["own"].data.ray_hits_w.torch.numpy()
+    own = scene["own"].data.ray_hits_w.torch.cpu().numpy()
     np.testing.assert_allclose(np.abs(own[..., :2] - positions[:, None, :2]), 0.05, atol=1e-4)
     np.testing.assert_allclose(own[..., 2], np.broadcast_to(positions[:, None, 2] + HALF, own.shape[:2]), atol=1e-3)
-    shared = scene["world"].data.ray_hits_w.torch.numpy()
+    shared = scene["world"].data.ray_hits_w.torch.cpu().numpy()
     assert (shared[..., 2] < positions[:, None, 2] - HALF).all()
 
 
@@ -280,12 +281,12 @@ def test_scan_follows_a_moving_body(scan_scene):
     sim, scene = scan_scene
     positions, quats = _tilted_poses(scene)
     _place(sim, scene, positions, quats)
-    before = scene["world"].data.ray_hits_w.torch.numpy().copy()
+    before = scene["world"].data.ray_hits_w.torch.cpu().numpy().copy()
     shift = np.array([0.5, -0.3, 0.2])
     _place(sim, scene, positions + shift, quats)
     data = scene["world"].data
-    np.testing.assert_allclose(data.pos_w.torch.numpy(), positions + shift, atol=1e-4)
-    after = data.ray_hits_w.torch.numpy()
+    np.testing.assert_allclose(data.pos_w.torch.cpu().numpy(), positions + shift, atol=1e-4)
+    after = data.ray_hits_w.torch.cpu().numpy()
     np.testing.assert_allclose(
         after[..., :2] - before[..., :2], np.broadcast_to(shift[:2], after[..., :2].shape), atol=1e-4
     )
@@ -305,11 +306,11 @@ def test_camera_depth_is_the_height_over_the_terrain_each_pixel_sees(scan_scene)
     cameras = _look_down_from_high(sim, scene)
     camera = scene["depth"]
     data = camera.data
-    hits = camera.ray_hits_w.torch.numpy()
+    hits = camera.ray_hits_w.torch.cpu().numpy()
     assert _distance_to(_surface(sim), hits).max() < 0.01
-    np.testing.assert_allclose(data.pos_w.torch.numpy(), cameras, atol=1e-4)
-    to_plane = data.output["distance_to_image_plane"].torch.numpy()[..., 0].reshape(NUM_ENVS, -1)
-    to_camera = data.output["distance_to_camera"].torch.numpy()[..., 0].reshape(NUM_ENVS, -1)
+    np.testing.assert_allclose(data.pos_w.torch.cpu().numpy(), cameras, atol=1e-4)
+    to_plane = data.output["distance_to_image_plane"].torch.cpu().numpy()[..., 0].reshape(NUM_ENVS, -1)
+    to_camera = data.output["distance_to_camera"].torch.cpu().numpy()[..., 0].reshape(NUM_ENVS, -1)
     np.testing.assert_allclose(to_plane, cameras[:, None, 2] - hits[..., 2], atol=1e-4)
     np.testing.assert_allclose(to_camera, np.linalg.norm(hits - cameras[:, None, :], axis=-1), atol=1e-4)
     assert (to_camera > to_plane + 1e-3).sum() > 0.5 * to_plane.size  # off-axis pixels see farther than deep
@@ -321,8 +322,8 @@ def test_camera_normals_are_the_face_normals_of_the_tilted_cube_below_it(scan_sc
     positions, quats = _tilted_poses(scene)
     _place(sim, scene, positions, quats)
     data = scene["top"].data
-    depth = data.output["distance_to_image_plane"].torch.numpy()[..., 0].reshape(NUM_ENVS, -1)
-    normals = data.output["normals"].torch.numpy().reshape(NUM_ENVS, -1, 3)
+    depth = data.output["distance_to_image_plane"].torch.cpu().numpy()[..., 0].reshape(NUM_ENVS, -1)
+    normals = data.output["normals"].torch.cpu().numpy().reshape(NUM_ENVS, -1, 3)
     np.testing.assert_allclose(np.linalg.norm(normals, axis=-1), 1.0, atol=1e-4)
     on_face = np.abs(depth - (0.5 - HALF)) < 1e-3
     assert on_face.sum(axis=1).min() >= 4 and (~on_face).sum(axis=1).min() >= 4
@@ -336,7 +337,7 @@ def test_camera_depth_beyond_max_distance_reads_max_when_clipped(scan_scene):
     """With depth_clipping_behavior='max', terrain 1.5 m below a camera of max_distance 0.5 m reads 0.5 m."""
     sim, scene = scan_scene
     _look_down_from_high(sim, scene)
-    depth = scene["clipped_depth"].data.output["distance_to_image_plane"].torch.numpy()
+    depth = scene["clipped_depth"].data.output["distance_to_image_plane"].torch.cpu().numpy()
     np.testing.assert_array_equal(depth, np.full_like(depth, 0.5))
 
 
@@ -356,20 +357,20 @@ def test_multi_mesh_rays_hit_only_their_targets_where_they_are_now(scan_scene, t
     sim, scene = scan_scene
     positions = _target_beside_the_body(sim, scene, target_x)
     data = scene["multi"].data
-    hits = data.ray_hits_w.torch.numpy()
+    hits = data.ray_hits_w.torch.cpu().numpy()
     xs = hits[..., 0] - positions[:, None, 0]
     over_target = np.abs(xs - target_x) < HALF
     assert over_target.sum(axis=1).tolist() == [2] * NUM_ENVS
     target_top = np.broadcast_to(positions[:, None, 2] - 1.5 + 0.9 + HALF, over_target.shape)
     np.testing.assert_allclose(hits[over_target][:, 2], target_top[over_target], atol=1e-3)
     assert _distance_to(_surface(sim), hits[~over_target]).max() < 0.01
-    np.testing.assert_array_equal(data.ray_mesh_ids.torch.numpy(), over_target.astype(np.int16))
+    np.testing.assert_array_equal(data.ray_mesh_ids.torch.cpu().numpy(), over_target.astype(np.int16))
 
 
 def test_multi_mesh_camera_sees_the_target_under_it(scan_scene):
     """The multi-mesh camera under the carrier cube sees the target cube's top 0.45 m down at its image centre."""
     sim, scene = scan_scene
     _target_beside_the_body(sim, scene, 0.0)
-    depth = scene["multi_camera"].data.output["distance_to_image_plane"].torch.numpy()[..., 0]
+    depth = scene["multi_camera"].data.output["distance_to_image_plane"].torch.cpu().numpy()[..., 0]
     expected = CAMERA_OFFSET[2] + 1.5 - (0.9 + HALF)  # camera height over the target's top face
     np.testing.assert_allclose(depth[:, 2:4, 3:5], expected, atol=1e-3)
