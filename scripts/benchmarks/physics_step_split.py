@@ -81,7 +81,7 @@ def _replayed(fn: Callable[[], None], device: str) -> Callable[[], None]:
     return lambda: graph_utils.launch(captured)
 
 
-def _set_fields(cfg, assignments: list[str]) -> None:
+def _apply_cfg_overrides(cfg, assignments: list[str]) -> None:
     """Apply ``PATH=VALUE`` assignments to ``cfg`` (values as Python literals where they parse, else strings)."""
     for assignment in assignments:
         path, sep, text = assignment.partition("=")
@@ -107,7 +107,7 @@ def split(task: str, args: argparse.Namespace) -> dict:
     cfg.scene.num_envs = args.num_envs
     cfg.sim.device = args.device
     cfg.seed = 0
-    _set_fields(cfg, args.cfg)
+    _apply_cfg_overrides(cfg, args.cfg)
     env = gym.make(task, cfg=cfg)
     try:
         env.reset()
