@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -10,7 +9,7 @@ import newton
 from isaaclab.utils.string import string_to_callable
 from newton.solvers.experimental.coupled import SolverCoupled, SolverCoupledADMM, SolverCoupledProxy
 
-from isaaclab_newton.physics import NewtonManager, NewtonSolverCfg, SolverSlots
+from isaaclab_newton.physics import NewtonManager, NewtonSolverCfg
 from isaaclab_newton.physics.mujoco_substep import clear_rne_switch
 from isaaclab_newton.physics.newton_manager_cfg import collision_pipeline_kwargs
 from isaaclab_newton.physics.observables import ObservableRequests, ObservableSchedule, is_contact_indexed
@@ -40,9 +39,11 @@ class NewtonCouplerManager(NewtonManager):
     """
 
     @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg) -> SolverSlots:
-        solver = cls._create_solver(model, solver_cfg)
-        return SolverSlots(solver, substep=functools.partial(_coupled_substep, solver))
+    def _build_solver(cls, model: newton.Model, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg) -> None:
+        NewtonManager._solver = cls._create_solver(model, solver_cfg)
+        NewtonManager._use_single_state = False
+        NewtonManager._needs_collision_pipeline = True
+        NewtonManager._supports_rigid_body_force_input = True
 
     @classmethod
     def _create_solver(cls, model: newton.Model, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg) -> SolverCoupled:
@@ -62,18 +63,31 @@ class NewtonCouplerManager(NewtonManager):
         )
 
     @classmethod
-    def _register_builder_attributes(
-        cls, builder: newton.ModelBuilder, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg | None
-    ) -> None:
-        for entry_cfg in _entry_solver_cfgs(solver_cfg):
-            _manager_class(entry_cfg)._register_builder_attributes(builder, entry_cfg)
+    def _register_builder_attributes(cls, builder: newton.ModelBuilder) -> None:
+        for entry_cfg in _entry_solver_cfgs(NewtonManager.get_solver_cfg()):
+            with cls._nested_solver_cfg(entry_cfg):
+                _manager_class(entry_cfg)._register_builder_attributes(builder)
 
     @classmethod
-    def _prepare_builder_for_finalize(
-        cls, builder: newton.ModelBuilder, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg
+    def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder) -> None:
+        for entry_cfg in _entry_solver_cfgs(NewtonManager.get_solver_cfg()):
+            with cls._nested_solver_cfg(entry_cfg):
+                _manager_class(entry_cfg)._prepare_builder_for_finalize(builder)
+
+    @classmethod
+    def _step_solver(
+        cls,
+        state_0: newton.State,
+        state_1: newton.State,
+        control: newton.Control,
+        contacts: newton.Contacts | None,
+        substep_dt: float,
     ) -> None:
-        for entry_cfg in _entry_solver_cfgs(solver_cfg):
-            _manager_class(entry_cfg)._prepare_builder_for_finalize(builder, entry_cfg)
+        # MuJoCo entries' post-constraint RNE pass off first; Newton sets it again where observables ask for it.
+        solver = NewtonManager._solver
+        for name in solver.entry_names():
+            clear_rne_switch(solver.solver(name))
+        super()._step_solver(state_0, state_1, control, contacts, substep_dt)
 
     @classmethod
     def _allocate_observables(cls, requests: ObservableRequests) -> ObservableSchedule | None:
@@ -84,10 +98,14 @@ class NewtonCouplerManager(NewtonManager):
         return super()._allocate_observables(requests)
 
     @classmethod
-    def _supports_cuda_graph_capture(cls, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg) -> bool:
+    def _supports_cuda_graph_capture(cls) -> bool:
         # The coupled step runs every entry's step, so it can be captured only where each entry's can (implicit
         # MPM, for one, sizes its grid on the host and cannot be captured by our manager).
-        return all(_manager_class(cfg)._supports_cuda_graph_capture(cfg) for cfg in _entry_solver_cfgs(solver_cfg))
+        for entry_cfg in _entry_solver_cfgs(NewtonManager.get_solver_cfg()):
+            with cls._nested_solver_cfg(entry_cfg):
+                if not _manager_class(entry_cfg)._supports_cuda_graph_capture():
+                    return False
+        return True
 
     @classmethod
     def _solver_writes_joint_coordinates(cls) -> bool:
@@ -98,13 +116,6 @@ class NewtonCouplerManager(NewtonManager):
 def _entry_solver_cfgs(solver_cfg: NewtonSolverCfg | None) -> list[NewtonSolverCfg]:
     """Solver cfgs of a coupler cfg's entries, in entry order (none for ``None``)."""
     return [entry.solver_cfg for entry in getattr(solver_cfg, "entries", ())]
-
-
-def _coupled_substep(solver: SolverCoupled, state_0, state_1, control, contacts, dt, *, observables=None) -> None:
-    """One coupled substep, MuJoCo entries' post-constraint RNE switched off first (Newton sets it where asked)."""
-    for name in solver.entry_names():
-        clear_rne_switch(solver.solver(name))
-    solver.step(state_0, state_1, control, contacts, dt, observables=observables)
 
 
 def _manager_class(solver_cfg: NewtonSolverCfg) -> type[NewtonManager]:

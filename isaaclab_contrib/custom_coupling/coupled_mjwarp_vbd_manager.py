@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 import newton
 import warp as wp
 
-from isaaclab_newton.physics import NewtonManager, SolverSlots
+from isaaclab_newton.physics import NewtonManager
 from isaaclab_newton.physics.mjwarp_manager import NewtonMJWarpManager
 from isaaclab_newton.physics.observables import ObservableRequests, ObservableSchedule, allocate_schedule
 from isaaclab_newton.physics.vbd_manager import NewtonVBDManager
@@ -96,35 +96,33 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
             NewtonVBDManager._create_solver(model, solver_cfg.soft_solver_cfg),
             two_way=solver_cfg.coupling_mode == "two_way",
             rigid_uses_newton_contacts=not solver_cfg.rigid_solver_cfg.use_mujoco_contacts,
-            pipeline_kwargs=cls._collision_pipeline_kwargs(solver_cfg),
+            pipeline_kwargs=cls._collision_pipeline_kwargs(model),
         )
 
     @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: CoupledMJWarpVBDSolverCfg) -> SolverSlots:
+    def _build_solver(cls, model: newton.Model, solver_cfg: CoupledMJWarpVBDSolverCfg) -> None:
         target = NewtonCoupledMJWarpVBDManager
         target._coupled = cls._create_solver(model, solver_cfg)
         target._rebuild_soft_bvh = bool(solver_cfg.soft_solver_cfg.particle_enable_self_contact)
+        NewtonManager._solver = target._coupled.rigid
+        NewtonManager._use_single_state = False
         # The coupled substep runs its own single collision pass (step 2), not the base loop's.
-        return SolverSlots(target._coupled.rigid, needs_collision_pipeline=False, substep=cls._coupled_substep)
+        NewtonManager._needs_collision_pipeline = False
+        NewtonManager._supports_rigid_body_force_input = True
 
     @classmethod
-    def _register_builder_attributes(
-        cls, builder: newton.ModelBuilder, solver_cfg: CoupledMJWarpVBDSolverCfg | None
-    ) -> None:
-        NewtonMJWarpManager._register_builder_attributes(
-            builder, None if solver_cfg is None else solver_cfg.rigid_solver_cfg
-        )
+    def _register_builder_attributes(cls, builder: newton.ModelBuilder) -> None:
+        NewtonMJWarpManager._register_builder_attributes(builder)
 
     @classmethod
-    def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder, solver_cfg: CoupledMJWarpVBDSolverCfg) -> None:
-        NewtonVBDManager._prepare_builder_for_finalize(builder, solver_cfg.soft_solver_cfg)  # VBD's coloring
+    def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder) -> None:
+        with cls._nested_solver_cfg(NewtonManager.get_solver_cfg().soft_solver_cfg):
+            NewtonVBDManager._prepare_builder_for_finalize(builder)  # VBD's coloring
 
     @classmethod
-    def _initialize_contacts(
-        cls, solver_cfg: CoupledMJWarpVBDSolverCfg
-    ) -> tuple[newton.CollisionPipeline | None, newton.Contacts | None]:
+    def _initialize_contacts(cls) -> None:
         """The coupled substep's shared contacts; the base loop runs no pipeline."""
-        return None, NewtonCoupledMJWarpVBDManager._coupled.contacts
+        NewtonManager._contacts = NewtonCoupledMJWarpVBDManager._coupled.contacts
 
     @classmethod
     def _allocate_observables(cls, requests: ObservableRequests) -> ObservableSchedule | None:
@@ -158,15 +156,13 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
         super()._simulate_physics_only()
 
     @classmethod
-    def _coupled_substep(
+    def _step_solver(
         cls,
         state_0: newton.State,
         state_1: newton.State,
         control: newton.Control,
         contacts: newton.Contacts | None,
         substep_dt: float,
-        *,
-        observables: SolverBase.Observables | None = None,
     ) -> None:
         """One coupled substep (:meth:`CoupledMJWarpVBDSolver.step`) with the applied wrenches and observables."""
         target = NewtonCoupledMJWarpVBDManager
@@ -181,17 +177,18 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
             contacts,
             substep_dt,
             external_body_f=NewtonManager.get_external_wrench(),
-            observables=observables,
+            observables=NewtonManager.get_substep_observables(),
             soft_observables=soft_obs,
         )
 
     # -- lifecycle -------------------------------------------------------------------------------------
 
     @classmethod
-    def _reset_solver_internals(cls, state: newton.State, world_mask: wp.array) -> None:
+    def _reset_solver_internals(cls) -> None:
         """VBD's per-world reset, then MuJoCo Warp's (the base): device work only."""
-        NewtonCoupledMJWarpVBDManager._coupled.soft.reset(state, world_mask=world_mask)
-        super()._reset_solver_internals(state, world_mask)
+        world_mask = NewtonManager.get_reset_world_mask()
+        NewtonCoupledMJWarpVBDManager._coupled.soft.reset(NewtonManager._state_0, world_mask=world_mask)
+        super()._reset_solver_internals()
 
     @classmethod
     def _solver_specific_clear(cls) -> None:
@@ -202,5 +199,5 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
         target._rebuild_soft_bvh = False
 
     @classmethod
-    def _supports_cuda_graph_capture(cls, solver_cfg: CoupledMJWarpVBDSolverCfg) -> bool:
-        return not solver_cfg.rigid_solver_cfg.use_mujoco_cpu
+    def _supports_cuda_graph_capture(cls) -> bool:
+        return not NewtonManager.get_solver_cfg().rigid_solver_cfg.use_mujoco_cpu

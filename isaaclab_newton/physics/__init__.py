@@ -17,7 +17,6 @@ from .newton_manager_cfg import NewtonCfg, NewtonCollisionPipelineCfg
 from .newton_solver_cfg import NewtonSolverCfg
 from .scene_index import ENTITY_KINDS, BodySelection, PrimEntities, SceneIndex
 from .semi_implicit_manager_cfg import SemiImplicitSolverCfg
-from .solver_slots import SolverSlots
 from .vbd_manager_cfg import VBDSolverCfg
 from .xpbd_manager_cfg import XPBDSolverCfg
 
@@ -64,7 +63,6 @@ __all__ = [
     "PrimEntities",
     "SceneIndex",
     "SemiImplicitSolverCfg",
-    "SolverSlots",
     "VBDSolverCfg",
     "XPBDSolverCfg",
 ]

@@ -8,7 +8,6 @@ from newton.solvers import SolverFeatherstone
 from .featherstone_manager_cfg import FeatherstoneSolverCfg
 from .model_checks import unjointed_bodies
 from .newton_manager import NewtonManager
-from .solver_slots import SolverSlots
 
 
 class NewtonFeatherstoneManager(NewtonManager):
@@ -37,5 +36,8 @@ class NewtonFeatherstoneManager(NewtonManager):
         )
 
     @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: FeatherstoneSolverCfg) -> SolverSlots:
-        return SolverSlots(cls._create_solver(model, solver_cfg))
+    def _build_solver(cls, model: newton.Model, solver_cfg: FeatherstoneSolverCfg) -> None:
+        NewtonManager._solver = cls._create_solver(model, solver_cfg)
+        NewtonManager._use_single_state = False
+        NewtonManager._needs_collision_pipeline = True
+        NewtonManager._supports_rigid_body_force_input = True

@@ -9,8 +9,6 @@ from newton.solvers import SolverKamino
 
 from .kamino_manager_cfg import KaminoSolverCfg
 from .newton_manager import NewtonManager
-from .newton_solver_cfg import NewtonSolverCfg
-from .solver_slots import SolverSlots
 
 
 class NewtonKaminoManager(NewtonManager):
@@ -64,7 +62,7 @@ class NewtonKaminoManager(NewtonManager):
         return SolverKamino(model, config=cls._solver_config(model, solver_cfg))
 
     @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: KaminoSolverCfg) -> SolverSlots:
+    def _build_solver(cls, model: newton.Model, solver_cfg: KaminoSolverCfg) -> None:
         if not solver_cfg.use_collision_detector:
             capacity = cls._pipeline_contact_capacity(model, solver_cfg)
             if capacity is not None:
@@ -72,9 +70,12 @@ class NewtonKaminoManager(NewtonManager):
                 model.rigid_contact_max = capacity
         solver = cls._create_solver(model, solver_cfg)
         preserve = SolverKamino.ResetConfig.preserve()
-        for state in (NewtonManager.get_state_0(), NewtonManager.get_state_1()):
+        for state in (NewtonManager._state_0, NewtonManager._state_1):
             solver.reset(state, config=preserve)
-        return SolverSlots(solver, needs_collision_pipeline=not solver_cfg.use_collision_detector)
+        NewtonManager._solver = solver
+        NewtonManager._use_single_state = False
+        NewtonManager._needs_collision_pipeline = not solver_cfg.use_collision_detector
+        NewtonManager._supports_rigid_body_force_input = True
 
     @classmethod
     def _pipeline_contact_capacity(cls, model: newton.Model, solver_cfg: KaminoSolverCfg) -> int | None:
@@ -92,13 +93,13 @@ class NewtonKaminoManager(NewtonManager):
         return None if total is None else int(total)
 
     @classmethod
-    def _collision_pipeline_kwargs(cls, solver_cfg: NewtonSolverCfg) -> dict:
-        kwargs = super()._collision_pipeline_kwargs(solver_cfg)
-        capacity = cls._pipeline_contact_capacity(NewtonManager.get_model(), solver_cfg)
+    def _collision_pipeline_kwargs(cls, model: newton.Model) -> dict:
+        kwargs = super()._collision_pipeline_kwargs(model)
+        capacity = cls._pipeline_contact_capacity(model, NewtonManager.get_solver_cfg())
         if capacity is not None:
             kwargs["rigid_contact_max"] = capacity
         return kwargs
 
     @classmethod
-    def _register_builder_attributes(cls, builder: newton.ModelBuilder, solver_cfg: NewtonSolverCfg | None) -> None:
+    def _register_builder_attributes(cls, builder: newton.ModelBuilder) -> None:
         SolverKamino.register_custom_attributes(builder)

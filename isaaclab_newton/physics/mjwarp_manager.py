@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import functools
-
 import newton
 from newton.solvers import SolverMuJoCo
 
 from .mjwarp_manager_cfg import MJWarpSolverCfg
-from .mujoco_substep import step_mujoco
+from .mujoco_substep import clear_rne_switch
 from .newton_manager import NewtonManager
-from .newton_solver_cfg import NewtonSolverCfg, cfg_kwargs
-from .solver_slots import SolverSlots
+from .newton_solver_cfg import cfg_kwargs
 
 _OPTIONAL_KWARGS = (
     "njmax",
@@ -52,32 +49,41 @@ class NewtonMJWarpManager(NewtonManager):
         )
 
     @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: MJWarpSolverCfg) -> SolverSlots:
-        solver = cls._create_solver(model, solver_cfg)
-        return SolverSlots(
-            solver,
-            needs_collision_pipeline=not solver_cfg.use_mujoco_contacts,
-            substep=functools.partial(step_mujoco, solver),
-        )
+    def _build_solver(cls, model: newton.Model, solver_cfg: MJWarpSolverCfg) -> None:
+        NewtonManager._solver = cls._create_solver(model, solver_cfg)
+        NewtonManager._use_single_state = False
+        NewtonManager._needs_collision_pipeline = not solver_cfg.use_mujoco_contacts
+        NewtonManager._supports_rigid_body_force_input = True
 
     @classmethod
-    def _register_builder_attributes(cls, builder: newton.ModelBuilder, solver_cfg: NewtonSolverCfg | None) -> None:
+    def _register_builder_attributes(cls, builder: newton.ModelBuilder) -> None:
         SolverMuJoCo.register_custom_attributes(builder)
 
     @classmethod
-    def _initialize_contacts(
-        cls, solver_cfg: MJWarpSolverCfg
-    ) -> tuple[newton.CollisionPipeline | None, newton.Contacts | None]:
-        if not solver_cfg.use_mujoco_contacts:
-            return super()._initialize_contacts(solver_cfg)
+    def _initialize_contacts(cls) -> None:
+        if not NewtonManager.get_solver_cfg().use_mujoco_contacts:
+            super()._initialize_contacts()
+            return
         # MuJoCo collides internally: export storage only, sized from MuJoCo's capacity; no pipeline runs.
         export = newton.CollisionPipeline(
-            NewtonManager.get_model(),
-            rigid_contact_max=NewtonManager.get_solver().get_max_contact_count(),
-            soft_contact_max=0,
+            NewtonManager._model, rigid_contact_max=NewtonManager._solver.get_max_contact_count(), soft_contact_max=0
         )
-        return None, export.contacts()
+        NewtonManager._contacts = export.contacts()
 
     @classmethod
-    def _supports_cuda_graph_capture(cls, solver_cfg: MJWarpSolverCfg) -> bool:
-        return not solver_cfg.use_mujoco_cpu
+    def _step_solver(
+        cls,
+        state_0: newton.State,
+        state_1: newton.State,
+        control: newton.Control,
+        contacts: newton.Contacts | None,
+        substep_dt: float,
+    ) -> None:
+        # Newton switches MuJoCo Warp's post-constraint RNE pass on for good once a substep asks for body
+        # observables; clear it so it runs only on the substeps whose observables request it.
+        clear_rne_switch(NewtonManager._solver)
+        super()._step_solver(state_0, state_1, control, contacts, substep_dt)
+
+    @classmethod
+    def _supports_cuda_graph_capture(cls) -> bool:
+        return not NewtonManager.get_solver_cfg().use_mujoco_cpu

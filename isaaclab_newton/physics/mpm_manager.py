@@ -11,8 +11,7 @@ from newton.solvers import SolverImplicitMPM
 from .model_checks import has_dynamic_bodies
 from .mpm_manager_cfg import MPMSolverCfg
 from .newton_manager import NewtonManager
-from .newton_solver_cfg import NewtonSolverCfg, cfg_kwargs
-from .solver_slots import SolverSlots
+from .newton_solver_cfg import cfg_kwargs
 
 if TYPE_CHECKING:
     from newton.solvers import SolverBase
@@ -120,26 +119,24 @@ class NewtonMPMManager(NewtonManager):
         return solver_type(model, config)
 
     @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: MPMSolverCfg) -> SolverSlots:
+    def _build_solver(cls, model: newton.Model, solver_cfg: MPMSolverCfg) -> None:
         # Alone, MPM moves particles only; inside a coupler other entries integrate the bodies.
         if has_dynamic_bodies(model):
             raise ValueError(
                 "The MPM manager integrates particles only, but the model has dynamic rigid bodies that would never"
                 " move. Give them zero mass (static/kinematic colliders) or use a coupled manager."
             )
-        return SolverSlots(
-            cls._create_solver(model, solver_cfg),
-            use_single_state=True,
-            needs_collision_pipeline=False,
-            supports_rigid_body_force_input=False,
-        )
+        NewtonManager._solver = cls._create_solver(model, solver_cfg)
+        NewtonManager._use_single_state = True
+        NewtonManager._needs_collision_pipeline = False
+        NewtonManager._supports_rigid_body_force_input = False
 
     @classmethod
-    def _register_builder_attributes(cls, builder: newton.ModelBuilder, solver_cfg: NewtonSolverCfg | None) -> None:
+    def _register_builder_attributes(cls, builder: newton.ModelBuilder) -> None:
         SolverImplicitMPM.register_custom_attributes(builder)
 
     @classmethod
-    def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder, solver_cfg: NewtonSolverCfg) -> None:
+    def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder) -> None:
         if builder.particle_count == 0:
             raise ValueError(
                 "MPMSolverCfg needs particles, but the scene has none: add them to the builder (e.g."
@@ -147,5 +144,5 @@ class NewtonMPMManager(NewtonManager):
             )
 
     @classmethod
-    def _supports_cuda_graph_capture(cls, solver_cfg: NewtonSolverCfg) -> bool:
+    def _supports_cuda_graph_capture(cls) -> bool:
         return False

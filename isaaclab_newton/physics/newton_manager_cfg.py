@@ -85,6 +85,16 @@ class NewtonCfg(PhysicsCfg):
     solvers that cannot be captured (MPM) always step eagerly.
     """
 
+    fold_decimation: bool = False
+    """Let :meth:`NewtonManager.step` run the env's whole decimation loop (one graph per env step).
+
+    Takes effect when the env announces its decimation (``set_decimation``, called by Isaac Lab's envs after the
+    first reset) and every articulation's actuators run in the solver (implicit PD: their targets stay in
+    ``Control`` for the whole env step). The env then writes actions once and steps the simulation once per env
+    step, and sensors update once per env step with the env step's ``dt``. Explicit actuator models need the
+    joint state of every physics step, so an articulation with one keeps the env-driven loop (logged once).
+    """
+
     collision_cfg: NewtonCollisionPipelineCfg = NewtonCollisionPipelineCfg()
     """Collision pipeline settings."""
 

@@ -8,7 +8,6 @@ from newton.solvers import SolverSemiImplicit
 from .newton_manager import NewtonManager
 from .newton_solver_cfg import cfg_kwargs
 from .semi_implicit_manager_cfg import SemiImplicitSolverCfg
-from .solver_slots import SolverSlots
 
 _KWARGS = (
     "angular_damping",
@@ -31,5 +30,8 @@ class NewtonSemiImplicitManager(NewtonManager):
         return SolverSemiImplicit(model, **cfg_kwargs(solver_cfg, _KWARGS))
 
     @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: SemiImplicitSolverCfg) -> SolverSlots:
-        return SolverSlots(cls._create_solver(model, solver_cfg))
+    def _build_solver(cls, model: newton.Model, solver_cfg: SemiImplicitSolverCfg) -> None:
+        NewtonManager._solver = cls._create_solver(model, solver_cfg)
+        NewtonManager._use_single_state = False
+        NewtonManager._needs_collision_pipeline = True
+        NewtonManager._supports_rigid_body_force_input = True

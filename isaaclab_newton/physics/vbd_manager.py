@@ -7,8 +7,7 @@ from newton.solvers import SolverVBD
 
 from .model_checks import has_dynamic_bodies
 from .newton_manager import NewtonManager
-from .newton_solver_cfg import NewtonSolverCfg, cfg_kwargs
-from .solver_slots import SolverSlots
+from .newton_solver_cfg import cfg_kwargs
 from .vbd_manager_cfg import VBDSolverCfg
 
 _KWARGS = (
@@ -45,20 +44,20 @@ class NewtonVBDManager(NewtonManager):
         return SolverVBD(model, **cfg_kwargs(solver_cfg, _KWARGS, optional=_OPTIONAL_KWARGS))
 
     @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: VBDSolverCfg) -> SolverSlots:
+    def _build_solver(cls, model: newton.Model, solver_cfg: VBDSolverCfg) -> None:
         if solver_cfg.integrate_with_external_rigid_solver and has_dynamic_bodies(model):
             raise ValueError(
                 "VBDSolverCfg(integrate_with_external_rigid_solver=True) leaves rigid bodies to another solver, but"
                 " the standalone VBD manager has none: the model's dynamic bodies would never move. Set it to False,"
                 " or use a coupled manager (e.g. CoupledMJWarpVBDSolverCfg)."
             )
-        return SolverSlots(
-            cls._create_solver(model, solver_cfg),
-            supports_rigid_body_force_input=not solver_cfg.integrate_with_external_rigid_solver,
-        )
+        NewtonManager._solver = cls._create_solver(model, solver_cfg)
+        NewtonManager._use_single_state = False
+        NewtonManager._needs_collision_pipeline = True
+        NewtonManager._supports_rigid_body_force_input = not solver_cfg.integrate_with_external_rigid_solver
 
     @classmethod
-    def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder, solver_cfg: NewtonSolverCfg) -> None:
+    def _prepare_builder_for_finalize(cls, builder: newton.ModelBuilder) -> None:
         if builder.particle_count or builder.body_count:
-            include_bending = bool(getattr(solver_cfg, "color_include_bending", False))
+            include_bending = bool(getattr(NewtonManager.get_solver_cfg(), "color_include_bending", False))
             builder.color(include_bending=include_bending)

@@ -7,7 +7,6 @@ from newton.solvers import SolverXPBD
 
 from .newton_manager import NewtonManager
 from .newton_solver_cfg import cfg_kwargs
-from .solver_slots import SolverSlots
 from .xpbd_manager_cfg import XPBDSolverCfg
 
 _KWARGS = (
@@ -32,5 +31,8 @@ class NewtonXPBDManager(NewtonManager):
         return SolverXPBD(model, **cfg_kwargs(solver_cfg, _KWARGS))
 
     @classmethod
-    def _build_solver(cls, model: newton.Model, solver_cfg: XPBDSolverCfg) -> SolverSlots:
-        return SolverSlots(cls._create_solver(model, solver_cfg))
+    def _build_solver(cls, model: newton.Model, solver_cfg: XPBDSolverCfg) -> None:
+        NewtonManager._solver = cls._create_solver(model, solver_cfg)
+        NewtonManager._use_single_state = False
+        NewtonManager._needs_collision_pipeline = True
+        NewtonManager._supports_rigid_body_force_input = True

@@ -129,18 +129,17 @@ def time_raw(env, args: argparse.Namespace, result: Result) -> None:
     manager = env.unwrapped.sim.physics_manager
     model = NewtonManager.get_model()
     solver = manager._create_solver(model, NewtonManager.get_solver_cfg())
-    slots = NewtonManager.get_solver_slots()
     state_0, state_1 = model.state(), model.state()
     state_0.assign(NewtonManager.get_state_0())
     control = NewtonManager.get_control()  # the env's last joint targets
     pipeline = None
-    if slots.needs_collision_pipeline:  # the task's own pipeline settings (triangle-pair budget, reduction)
-        pipeline = newton.CollisionPipeline(model, **manager._collision_pipeline_kwargs(NewtonManager.get_solver_cfg()))
+    if NewtonManager._needs_collision_pipeline:  # the task's own pipeline settings (triangle-pair budget, reduction)
+        pipeline = newton.CollisionPipeline(model, **manager._collision_pipeline_kwargs(model))
     contacts = pipeline.contacts() if pipeline is not None else None
     substeps = NewtonManager.get_num_substeps()
     collision_every = int(manager._cfg.collision_decimation)
     dt = NewtonManager.get_physics_dt() / substeps
-    single = slots.use_single_state
+    single = NewtonManager._use_single_state
 
     def physics_step() -> None:
         nonlocal state_0, state_1

@@ -92,13 +92,13 @@ def _asset_path(asset: str) -> str:
     return asset
 
 
-def build_scene(asset: str, num_worlds: int, manager, solver_cfg) -> newton.ModelBuilder:
-    """Ground plane plus ``num_worlds`` replicated ants, each in its own world, with ``solver_cfg``'s attributes."""
+def build_scene(asset: str, num_worlds: int, manager) -> newton.ModelBuilder:
+    """Ground plane plus ``num_worlds`` replicated ants, each in its own world, with ``manager``'s attributes."""
     ant = newton.ModelBuilder(up_axis=newton.Axis.Z, gravity=(0.0, 0.0, -9.81))
-    manager._register_builder_attributes(ant, solver_cfg)
+    manager._register_builder_attributes(ant)
     ant.add_mjcf(_asset_path(asset), ignore_names=["floor", "ground"])
     scene = newton.ModelBuilder(up_axis=newton.Axis.Z, gravity=(0.0, 0.0, -9.81))
-    manager._register_builder_attributes(scene, solver_cfg)
+    manager._register_builder_attributes(scene)
     scene.replicate(ant, num_worlds)
     scene.add_ground_plane()
     return scene
@@ -271,7 +271,7 @@ def main(argv: list[str] | None = None) -> dict:
     wp.init()
     device = wp.get_device(args.device)
     solver_cfg, manager = _solver_setup(args.solver)
-    builder = build_scene(args.asset, args.num_worlds, manager, solver_cfg)
+    builder = build_scene(args.asset, args.num_worlds, manager)
     if not args.no_process_warmup:  # first loop of a process pays one-time module loads: run one and discard it
         run_raw(args, builder, (), "none")
     results = []

@@ -265,13 +265,13 @@ def test_entry_manager_hooks_see_the_entry_solver_cfg():
 
     class RecordingMJWarpManager(NewtonMJWarpManager):
         @classmethod
-        def _prepare_builder_for_finalize(cls, builder, solver_cfg):
-            seen.append(("finalize", solver_cfg))
+        def _prepare_builder_for_finalize(cls, builder):
+            seen.append(("finalize", NewtonManager.get_solver_cfg()))
 
         @classmethod
-        def _supports_cuda_graph_capture(cls, solver_cfg):
-            seen.append(("capture", solver_cfg))
-            return super()._supports_cuda_graph_capture(solver_cfg)
+        def _supports_cuda_graph_capture(cls):
+            seen.append(("capture", NewtonManager.get_solver_cfg()))
+            return super()._supports_cuda_graph_capture()
 
     rigid_cfg = MJWarpSolverCfg(use_mujoco_contacts=False)
     rigid_cfg.class_type = RecordingMJWarpManager

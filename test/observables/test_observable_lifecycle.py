@@ -106,10 +106,8 @@ def test_replaced_contacts_are_rejected(make_sim):
     sim.step(render=False)
     model = NewtonManager.get_model()
     pipeline = newton.CollisionPipeline(model, rigid_contact_max=model.rigid_contact_max + 64)
-    from isaaclab_newton.physics.manager_state import NewtonManagerState
-
-    NewtonManagerState._collision_pipeline = pipeline  # what a stray assignment would do
-    NewtonManagerState._contacts = pipeline.contacts()
+    NewtonManager._collision_pipeline = pipeline  # what a stray assignment would do
+    NewtonManager._contacts = pipeline.contacts()
     with pytest.raises(RuntimeError, match="not the ones the observables were allocated with"):
         sim.step(render=False)
 

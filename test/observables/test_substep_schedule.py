@@ -31,8 +31,8 @@ class RecordingMJWarpManager(NewtonMJWarpManager):
     snapshots: ClassVar[dict[str, list[wp.array]]] = {}
 
     @classmethod
-    def _build_solver(cls, model, solver_cfg):
-        slots = super()._build_solver(model, solver_cfg)
+    def _build_solver(cls, model, solver_cfg) -> None:
+        super()._build_solver(model, solver_cfg)
         cls.calls = []
         cls.snapshots = {
             name: [wp.zeros(model.body_count, dtype=dtype, device=model.device) for _ in range(NUM_SUBSTEPS)]
@@ -42,11 +42,11 @@ class RecordingMJWarpManager(NewtonMJWarpManager):
                 ("body_q", wp.transform),
             )
         }
-        return slots
 
     @classmethod
-    def _step_solver(cls, state_0, state_1, control, contacts, substep_dt, *, observables=None) -> None:
-        super()._step_solver(state_0, state_1, control, contacts, substep_dt, observables=observables)
+    def _step_solver(cls, state_0, state_1, control, contacts, substep_dt) -> None:
+        observables = NewtonManager.get_substep_observables()
+        super()._step_solver(state_0, state_1, control, contacts, substep_dt)
         substep = len(cls.calls) % NUM_SUBSTEPS
         cls.calls.append(observables)
         full = NewtonManager.get_observables()

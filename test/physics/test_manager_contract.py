@@ -1,83 +1,129 @@
-"""NewtonManager's extension contract: slots, substep ping-pong, resets and decimation paths (CPU, XPBD)."""
+"""NewtonManager's extension contract: the four slots, substep ping-pong, resets and decimation paths (XPBD)."""
 
 from __future__ import annotations
+
+import warnings
 
 import newton
 import numpy as np
 import pytest
-from isaaclab.utils import configclass
 from newton.solvers import SolverXPBD
 
-from isaaclab_newton.physics import (
-    NewtonManager,
-    NewtonSolverCfg,
-    SemiImplicitSolverCfg,
-    SolverSlots,
-    VBDSolverCfg,
-    XPBDSolverCfg,
-)
+from isaaclab_newton.physics import NewtonManager, NewtonSolverCfg, SemiImplicitSolverCfg, VBDSolverCfg, XPBDSolverCfg
 
 from . import scenes
 
 
-class NewtonNoSlotsManager(NewtonManager):
-    """Builds the solver but returns nothing (the old contract assigned class attributes instead)."""
+class NewtonUnsetSolverManager(NewtonManager):
+    """Builds a solver but never assigns it."""
 
     @classmethod
     def _build_solver(cls, model, solver_cfg) -> None:
         SolverXPBD(model)
 
 
-class NewtonBareSolverManager(NewtonManager):
-    """Returns the solver itself instead of its slots."""
+class NewtonSlotOnClsManager(NewtonManager):
+    """Assigns the slots on its own class instead of on NewtonManager."""
 
     @classmethod
-    def _build_solver(cls, model, solver_cfg):
-        return SolverXPBD(model)
+    def _build_solver(cls, model, solver_cfg) -> None:
+        cls._solver = SolverXPBD(model)
+        cls._use_single_state = False
 
 
-@configclass
-class _NoSlotsCfg(NewtonSolverCfg):
-    class_type: type = NewtonNoSlotsManager
+class NewtonWrongSolverManager(NewtonManager):
+    """Assigns the solver's model instead of a solver."""
+
+    @classmethod
+    def _build_solver(cls, model, solver_cfg) -> None:
+        NewtonManager._solver = model
 
 
-@configclass
-class _BareSolverCfg(NewtonSolverCfg):
-    class_type: type = NewtonBareSolverManager
+class NewtonWrongFlagManager(NewtonManager):
+    """Assigns a string where a bool slot belongs."""
+
+    @classmethod
+    def _build_solver(cls, model, solver_cfg) -> None:
+        NewtonManager._solver = SolverXPBD(model)
+        NewtonManager._use_single_state = "no"
 
 
-@pytest.mark.parametrize("cfg_type, returned", [(_NoSlotsCfg, "NoneType"), (_BareSolverCfg, "SolverXPBD")])
-def test_build_solver_must_return_slots(make_sim, cfg_type, returned):
-    """A _build_solver() that returns anything but SolverSlots fails sim.reset() with a TypeError naming the fix."""
-    sim = make_sim(cfg_type())
+class NewtonSolverOnlyManager(NewtonManager):
+    """Assigns only the solver, leaving the three other slots at their defaults."""
+
+    @classmethod
+    def _build_solver(cls, model, solver_cfg) -> None:
+        NewtonManager._solver = SolverXPBD(model)
+
+
+def _cfg(manager: type[NewtonManager]) -> NewtonSolverCfg:
+    cfg = NewtonSolverCfg()
+    cfg.class_type = manager
+    return cfg
+
+
+def _reset_box(make_sim, manager: type[NewtonManager]):
+    sim = make_sim(_cfg(manager))
     scenes.add_dropped_box(NewtonManager.create_builder())
-    with pytest.raises(TypeError, match=rf"_build_solver\(\) returned {returned}; it must return SolverSlots"):
-        sim.reset()
+    sim.reset()
+    return sim
+
+
+def test_unset_solver_fails_reset(make_sim):
+    """A _build_solver() that leaves NewtonManager._solver unset fails sim.reset() with a RuntimeError."""
+    with pytest.raises(RuntimeError, match=r"NewtonUnsetSolverManager._build_solver\(\) did not assign NewtonManager"):
+        _reset_box(make_sim, NewtonUnsetSolverManager)
     assert NewtonManager.get_solver() is None
 
 
-def test_slots_reject_a_non_solver():
-    """SolverSlots refuses a solver that is not a Newton solver, and non-bool settings."""
-    with pytest.raises(TypeError, match="must be a newton.solvers.SolverBase"):
-        SolverSlots(object())
-    builder = newton.ModelBuilder()
-    scenes.add_dropped_box(builder)
-    with pytest.raises(TypeError, match="use_single_state must be a bool"):
-        SolverSlots(SolverXPBD(builder.finalize(device="cpu")), use_single_state=None)
+def test_slot_assigned_on_cls_is_refused(make_sim):
+    """Slots assigned on the subclass (cls) instead of NewtonManager fail sim.reset() naming the fix."""
+    with pytest.raises(RuntimeError, match=r"assigned _solver, _use_single_state on NewtonSlotOnClsManager"):
+        _reset_box(make_sim, NewtonSlotOnClsManager)
+    assert "_solver" not in vars(NewtonSlotOnClsManager), "the stray copy is removed, not left to shadow the slot"
+
+
+@pytest.mark.parametrize(
+    "manager, message",
+    [
+        (
+            NewtonWrongSolverManager,
+            r"assigned a Model to NewtonManager._solver; it must be a newton.solvers.SolverBase",
+        ),
+        (NewtonWrongFlagManager, r"set NewtonManager._use_single_state = 'no'; it must be a bool"),
+    ],
+)
+def test_slot_of_the_wrong_type_is_refused(make_sim, manager, message):
+    """A slot holding the wrong type fails sim.reset() with a TypeError naming the slot."""
+    with pytest.raises(TypeError, match=message):
+        _reset_box(make_sim, manager)
+
+
+def test_unset_slots_warn_once_and_run_with_their_defaults(make_sim):
+    """Three slots left unset warn once over two hard resets, naming them, and run as False (no pipeline, no body_f)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        sim = _reset_box(make_sim, NewtonSolverOnlyManager)
+        sim.reset()
+    unset = [w for w in caught if "left NewtonManager._use_single_state" in str(w.message)]
+    assert len(unset) == 1
+    assert "_needs_collision_pipeline = False" in str(unset[0].message)
+    assert NewtonManager._use_single_state is False and NewtonManager._needs_collision_pipeline is False
+    assert NewtonManager.get_collision_pipeline() is None and NewtonManager.get_contacts() is None
+    with pytest.raises(RuntimeError, match="ignores State.body_f"):
+        NewtonManager.get_external_wrench()
 
 
 def test_manager_state_has_one_copy(make_sim):
-    """After a reset and steps, neither NewtonManager nor the active subclass holds its own copy of the state."""
-    from isaaclab_newton.physics.manager_state import NewtonManagerState
-
+    """After a reset and steps, the active subclass holds no copy of NewtonManager's class-level state."""
     sim = make_sim(XPBDSolverCfg(iterations=2))
     scenes.add_dropped_box(NewtonManager.create_builder())
     sim.reset()
     for _ in range(2):
         sim.step(render=False)
-    names = set(NewtonManagerState.__annotations__)
-    for manager in (NewtonManager, sim.physics_manager):
-        assert not names & set(vars(manager)), f"{manager.__name__} shadows the manager state"
+    names = set(NewtonManager.__annotations__)
+    assert {"_solver", "_state_0", "_model", "_contacts"} <= names <= set(vars(NewtonManager))
+    assert not names & set(vars(sim.physics_manager)), f"{sim.physics_manager.__name__} shadows the manager state"
 
 
 def _raw_xpbd_drop(num_substeps: int, steps: int, dt: float) -> np.ndarray:

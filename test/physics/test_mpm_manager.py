@@ -11,7 +11,6 @@ import warp as wp
 
 from isaaclab_newton.physics import MPMSolverCfg, NewtonManager, NewtonMPMManager
 from isaaclab_newton.physics import graph as graph_module
-from isaaclab_newton.physics.manager_state import NewtonManagerState
 
 DT = 1.0 / 120.0
 """Physics step [s]."""
@@ -62,7 +61,7 @@ def test_particles_fall_at_gravity_then_settle_on_ground(mpm_sim):
 
 def test_cpu_graph_request_falls_back_to_eager_with_reason(make_sim, monkeypatch, caplog):
     """MPM cannot be captured: with use_cpu_graph=True the manager logs why and steps eagerly."""
-    monkeypatch.setattr(NewtonManagerState, "_eager_reasons_logged", set())
+    monkeypatch.setattr(NewtonManager, "_eager_reasons_logged", set())
     sim = make_sim(MPMSolverCfg(voxel_size=0.05, max_iterations=50), dt=DT, use_cpu_graph=True)
     _add_particle_block(NewtonManager.create_builder())
     with caplog.at_level(logging.WARNING, logger=graph_module.__name__):

@@ -235,6 +235,14 @@ class Articulation(BodyPropertyWrites, NewtonAssetMixin, BaseArticulation):
         # One compute publishes the actuators' velocity limits (data.soft_joint_vel_limits) before the first
         # step: env resets clamp sampled joint velocities to them.
         self.actuators.compute(0.0)
+        explicit = sorted(
+            name
+            for name, cfg in self._joint_actuator_cfgs().items()
+            if not getattr(cfg.class_type, "is_implicit_model", False)
+        )
+        if explicit:
+            # explicit models compute efforts from the joint state of every physics step, between the steps
+            NewtonManager.note_eager_actuators(self.cfg.prim_path, f"explicit actuator groups {explicit}")
 
     def _joint_actuator_cfgs(self) -> dict:
         """The actuator groups that drive joints (all of ``cfg.actuators`` here)."""

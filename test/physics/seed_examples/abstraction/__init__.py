@@ -1,0 +1,1 @@
+"""The example of "Newton Manager Abstraction" (``newton_manager_abstraction.txt``), which sets three slots."""

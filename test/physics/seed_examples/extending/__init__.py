@@ -1,0 +1,1 @@
+"""The example of "Extending Newton Solvers" (``extending_newton_solvers.rst``)."""
