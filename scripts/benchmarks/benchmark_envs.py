@@ -82,7 +82,7 @@ def _sync(device: str) -> None:
 
 def time_env(task: str, num_envs: int, args: argparse.Namespace, result: Result):
     """Build the env and time setup, the first step and the steady env steps; return the env (left open)."""
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.upstream.registry import load_env_cfg
 
     cfg = load_env_cfg(task)
     cfg.scene.num_envs = num_envs

@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 
-from isaaclab_contrib.script_args import device_arg, our_task_ids, positive_int
+from isaaclab_contrib.app.args import device_arg, our_task_ids, positive_int
 
 PHASES = ("imports", "scene", "finalize", "kernels", "capture", "step")
 
@@ -46,8 +46,8 @@ def _child(task: str, device: str, num_envs: int) -> dict:
     import warp as wp
 
     import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.console import held_prints
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.console import held_prints
+    from isaaclab_contrib.upstream.registry import load_env_cfg
 
     cfg = load_env_cfg(task)
     cfg.scene.num_envs = num_envs

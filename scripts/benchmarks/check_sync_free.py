@@ -17,9 +17,9 @@ The one designed periodic host read, of the non-finite world and action counters
 It prints ``PASS`` or ``FAIL`` per task and check, with the first offending call and its stack for failures.
 
 ``--tasks`` also takes ``isaaclab_tasks``' own ids (without a version, e.g. ``Isaac-Cartpole-Camera-Direct``; their
-default presets, built from :func:`isaaclab_contrib.upstream_envs.graph_stepped_spec`, ``ISAACSIM_ASSET_ROOT`` set
-to the offline assets). Gymnasium cannot hold both registries in one process: check upstream ids in a run of their
-own.
+default presets, built from :func:`isaaclab_contrib.upstream.graph_stepped.graph_stepped_spec`,
+``ISAACSIM_ASSET_ROOT`` set to the offline assets). Gymnasium cannot hold both registries in one process: check
+upstream ids in a run of their own.
 
 Torch's sync debug mode exists on CUDA only: on CPU the script says so, still runs every step of every task and
 reports ``RAN`` (or ``ERROR`` when a step raises).
@@ -101,12 +101,12 @@ def build_env(task: str, args: argparse.Namespace):
         from isaaclab_tasks.utils.hydra import resolve_presets
         from isaaclab_tasks.utils.parse_cfg import load_cfg_from_registry
 
-        from isaaclab_contrib.upstream_envs import graph_stepped_spec
+        from isaaclab_contrib.upstream.graph_stepped import graph_stepped_spec
 
         cfg = resolve_presets(load_cfg_from_registry(task, "env_cfg_entry_point"), ())
         spec = graph_stepped_spec(task)
     else:
-        from isaaclab_contrib.tasks.registry import load_env_cfg
+        from isaaclab_contrib.upstream.registry import load_env_cfg
 
         cfg = load_env_cfg(task)
     cfg.scene.num_envs = args.num_envs

@@ -100,7 +100,7 @@ def _apply_cfg_overrides(cfg, assignments: list[str]) -> None:
 
 def split(task: str, args: argparse.Namespace) -> dict:
     """Build ``task``, step it, and time its parts; return the figures and counts."""
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.upstream.registry import load_env_cfg
     from isaaclab_newton.physics import NewtonManager
 
     cfg = load_env_cfg(task)

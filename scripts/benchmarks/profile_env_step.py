@@ -224,7 +224,7 @@ class _TaskKernelCounter(TorchDispatchMode):
 
 def count_task_kernels(task: str, args: argparse.Namespace) -> dict:
     """Kernels per env step outside the physics, by call site, on the CUDA path's code run on CPU (see notes)."""
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.upstream.registry import load_env_cfg
 
     cfg = load_env_cfg(task)
     cfg.scene.num_envs = args.num_envs
@@ -269,7 +269,7 @@ def _sync(device: str) -> None:
 
 def profile_task(task: str, args: argparse.Namespace) -> dict:
     """Build ``task``, time, count and profile its steps; return the figures."""
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.upstream.registry import load_env_cfg
 
     cfg = load_env_cfg(task)
     cfg.scene.num_envs = args.num_envs

@@ -97,7 +97,7 @@ def main() -> int:
     import warp as wp
 
     import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.upstream.registry import load_env_cfg
     from isaaclab_newton.physics import NewtonManager
 
     cfg = load_env_cfg(args.task)

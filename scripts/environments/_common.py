@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from isaaclab_contrib.script_args import check_task, default_device, device_arg, positive_int
+from isaaclab_contrib.app.args import check_task, default_device, device_arg, positive_int
 
 if TYPE_CHECKING:
     import gymnasium as gym
 
-    from isaaclab_contrib.console import CompileNotice
+    from isaaclab_contrib.app.console import CompileNotice
 
 
 def make_parser(description: str) -> argparse.ArgumentParser:
@@ -47,7 +47,7 @@ def parse_args(description: str) -> argparse.Namespace:
 def make_env(args: argparse.Namespace) -> tuple[gym.Env, CompileNotice]:
     """Load the task's cfg (ours, else Isaac Lab's ``isaaclab_tasks``), apply the CLI overrides and build the env.
 
-    Returns the env and the compile notice (:func:`~isaaclab_contrib.console.configure_output`) to report after
+    Returns the env and the compile notice (:func:`~isaaclab_contrib.app.console.configure_output`) to report after
     the first step.
 
     Presets of an ``isaaclab_tasks`` config are resolved with ``args.physics`` (e.g. ``newton_mjwarp``).
@@ -55,10 +55,10 @@ def make_env(args: argparse.Namespace) -> tuple[gym.Env, CompileNotice]:
     import gymnasium as gym
 
     import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
-    from isaaclab_contrib.console import configure_output, held_prints
+    from isaaclab_contrib.app.console import configure_output, held_prints
 
     notice = configure_output(verbose=args.verbose)
-    from isaaclab_contrib.tasks.registry import load_env_cfg, register_isaaclab_tasks
+    from isaaclab_contrib.upstream.registry import load_env_cfg, register_isaaclab_tasks
 
     spec = args.task
     if args.task in gym.registry:
@@ -67,11 +67,11 @@ def make_env(args: argparse.Namespace) -> tuple[gym.Env, CompileNotice]:
         register_isaaclab_tasks()
         from isaaclab_tasks.utils.hydra import resolve_presets
 
-        from isaaclab_contrib.tasks.offline_assets import check_offline_assets
+        from isaaclab_contrib.upstream.offline_assets import check_offline_assets
 
         cfg = resolve_presets(load_env_cfg(args.task), (args.physics,))
         check_offline_assets(args.task, cfg)
-        from isaaclab_contrib.upstream_envs import graph_stepped_spec
+        from isaaclab_contrib.upstream.graph_stepped import graph_stepped_spec
 
         spec = graph_stepped_spec(args.task)
     if args.num_envs is not None:

@@ -16,7 +16,7 @@ def run(env, action_fn: Callable[[torch.Tensor], torch.Tensor], steps: int, *, n
         env: A gymnasium-wrapped Isaac Lab environment.
         action_fn: Maps a zero action tensor (num_envs, action_dim) to the action to apply.
         steps: Number of environment steps.
-        notice: The script's :class:`~isaaclab_contrib.console.CompileNotice`; reports the kernels compiled up to
+        notice: The script's :class:`~isaaclab_contrib.app.console.CompileNotice`; reports the kernels compiled up to
             the first step.
 
     Returns:

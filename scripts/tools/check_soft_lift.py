@@ -111,7 +111,7 @@ def main() -> None:
     import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
     from isaaclab_contrib.tasks.lift_franka.lift_franka_env import GRIP_OFFSET, HAND_BODY
     from isaaclab_contrib.tasks.lift_franka.panda_asset import ensure_panda_mjcf
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.upstream.registry import load_env_cfg
     from isaaclab_newton.physics import NewtonManager
 
     cfg = load_env_cfg(args.task)

@@ -35,11 +35,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.num_envs < 1 or args.steps <= args.settle or args.settle < 0:
         raise SystemExit("--num_envs must be positive and --steps larger than --settle (>= 0).")
 
-    from isaaclab_contrib.console import configure_output, held_prints
+    from isaaclab_contrib.app.console import configure_output, held_prints
 
     configure_output(verbose=args.verbose)
     import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.upstream.registry import load_env_cfg
 
     cfg = load_env_cfg(args.task)
     cfg.scene.num_envs, cfg.sim.device, cfg.seed = args.num_envs, args.device, 0

@@ -26,7 +26,7 @@ def record(task: str, args: argparse.Namespace) -> dict[str, torch.Tensor]:
     """Roll ``task`` out for ``args.steps`` env steps; return the recorded fields, each (steps, ...) on the CPU."""
     import gymnasium as gym
 
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.upstream.registry import load_env_cfg
 
     cfg = load_env_cfg(task)
     cfg.scene.num_envs = args.num_envs

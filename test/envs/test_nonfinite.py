@@ -18,7 +18,7 @@ def _make(task: str, solver: str = "mjwarp", **physics):
     from isaaclab.sim import SimulationContext
 
     import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.upstream.registry import load_env_cfg
 
     SimulationContext.clear_instance()
     cfg = load_env_cfg(task)

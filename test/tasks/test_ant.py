@@ -79,7 +79,7 @@ def test_ant_direct_env_steps_300_without_nan():
     from isaaclab.sim import SimulationContext
 
     import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.upstream.registry import load_env_cfg
 
     SimulationContext.clear_instance()
     cfg = load_env_cfg("Isaac-Ant-Direct-v0")

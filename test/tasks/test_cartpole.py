@@ -13,7 +13,7 @@ def test_cartpole_steps_300_without_nan(task):
     from isaaclab.sim import SimulationContext
 
     import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.upstream.registry import load_env_cfg
 
     SimulationContext.clear_instance()
     cfg = load_env_cfg(task)

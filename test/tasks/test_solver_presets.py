@@ -28,7 +28,7 @@ def test_preset_stays_finite_and_bounded(family, solver):
     from isaaclab.sim import SimulationContext
 
     import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.upstream.registry import load_env_cfg
 
     task = TASKS[family]
     SimulationContext.clear_instance()
@@ -60,7 +60,7 @@ def test_preset_stays_finite_and_bounded(family, solver):
 @pytest.mark.parametrize("family", ["ant", "humanoid"])
 def test_xpbd_not_offered_for_locomotion(family):
     """Asking the ant or humanoid for XPBD raises ValueError naming the reason and the supported solvers."""
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.upstream.registry import load_env_cfg
 
     cfg = load_env_cfg(TASKS[family])
     cfg.solver = "xpbd"

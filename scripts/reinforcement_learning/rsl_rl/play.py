@@ -4,10 +4,10 @@
     --device cpu --video
 """
 
-from isaaclab_contrib.rl.cli import parse_play_args
+from isaaclab_contrib.app.rl.cli import parse_play_args
 
 if __name__ == "__main__":
     args, placement = parse_play_args()  # refuses bad arguments before torch, Warp and Newton are imported
-    from isaaclab_contrib.rl.play import play
+    from isaaclab_contrib.app.rl.play import play
 
     play(args, placement)

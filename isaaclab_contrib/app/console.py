@@ -17,7 +17,7 @@ import tempfile
 import warnings
 from collections.abc import Iterator
 
-from .script_args import cuda_device_count
+from .args import cuda_device_count
 
 _LIBRARY_LOGGERS = ("isaaclab", "isaaclab_rl", "isaaclab_tasks", "newton", "warp")
 """Python loggers held at warning level unless verbose."""

@@ -30,7 +30,7 @@ def load_task_cfgs(task: str, presets: tuple[str, ...] = ()) -> tuple[object, Rs
     if presets:
         raise SystemExit(f"presets={','.join(presets)} apply to isaaclab_tasks tasks (ids without -v0), not {task!r}.")
     import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
-    from isaaclab_contrib.tasks.registry import load_agent_cfg, load_env_cfg
+    from isaaclab_contrib.upstream.registry import load_agent_cfg, load_env_cfg
 
     try:
         return load_env_cfg(task), load_agent_cfg(task, "rsl_rl")
@@ -40,7 +40,7 @@ def load_task_cfgs(task: str, presets: tuple[str, ...] = ()) -> tuple[object, Rs
 
 def _load_upstream_task_cfgs(task: str, presets: tuple[str, ...]) -> tuple[object, RslRlOnPolicyRunnerCfg]:
     """Env and rsl-rl agent cfgs of an ``isaaclab_tasks`` task, with ``presets`` resolved."""
-    from isaaclab_contrib.tasks.registry import load_isaaclab_task_cfgs
+    from isaaclab_contrib.upstream.registry import load_isaaclab_task_cfgs
 
     try:
         return load_isaaclab_task_cfgs(task, presets)
@@ -76,11 +76,11 @@ def make_env(task: str, env_cfg, *, verbose: bool = False) -> gym.Env:
     """Build the registered env ``task`` with ``env_cfg``; Isaac Lab's setup prints only with ``verbose``.
 
     ``isaaclab_tasks``' own ids get the graph-stepped form of their env class where one exists
-    (:func:`isaaclab_contrib.upstream_envs.graph_stepped_spec`).
+    (:func:`isaaclab_contrib.upstream.graph_stepped.graph_stepped_spec`).
     """
     spec = task
     if re.search(r"-v[0-9]+$", task) is None:
-        from ..upstream_envs import graph_stepped_spec
+        from ...upstream.graph_stepped import graph_stepped_spec
 
         spec = graph_stepped_spec(task)
     with held_prints(verbose=verbose):

@@ -17,8 +17,8 @@ def run() -> dict:
     from isaaclab_tasks.utils.hydra import resolve_presets
     from isaaclab_tasks.utils.parse_cfg import load_cfg_from_registry
 
-    from isaaclab_contrib.upstream_envs import graph_stepped_spec
-    from isaaclab_contrib.upstream_envs.cartpole import CartpoleCameraGraphStepEnv
+    from isaaclab_contrib.upstream.graph_stepped import graph_stepped_spec
+    from isaaclab_contrib.upstream.graph_stepped.cartpole import CartpoleCameraGraphStepEnv
 
     task = "Isaac-Cartpole-Camera-Direct"
     cfg = resolve_presets(load_cfg_from_registry(task, "env_cfg_entry_point"), ("newton_mjwarp",))

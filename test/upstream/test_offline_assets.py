@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from isaaclab_contrib.tasks.offline_assets import check_offline_assets, referenced_usd_files
+from isaaclab_contrib.upstream.offline_assets import check_offline_assets, referenced_usd_files
 
 
 @dataclass

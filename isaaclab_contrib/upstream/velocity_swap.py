@@ -22,7 +22,7 @@ from isaaclab.utils import replace
 
 from isaaclab_newton.terrains import NewtonTerrainImporter
 
-from ..upstream_modules import import_isaaclab_tasks_submodule, load_isaaclab_tasks_module
+from ..modules import import_isaaclab_tasks_submodule, load_isaaclab_tasks_module
 from .robot_cfg import G1_CFG, GO1_CFG
 
 

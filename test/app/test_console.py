@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from isaaclab_contrib.console import CompileNotice, configure_output, held_prints
+from isaaclab_contrib.app.console import CompileNotice, configure_output, held_prints
 
 
 def test_compile_notice_prints_once_and_reports_the_total(capsys):

@@ -8,7 +8,7 @@ import pathlib
 import subprocess
 import sys
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
+REPO = pathlib.Path(__file__).resolve().parents[3]
 RUNNER = pathlib.Path(__file__).with_name("cartpole_runner.py")
 
 

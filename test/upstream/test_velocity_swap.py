@@ -12,7 +12,7 @@ STEPS = 10
 def test_g1_swap_renames_arm_and_torso_patterns_and_drops_finger_term():
     """Upstream's G1 arm and torso joint patterns read as the 29-joint model's; the finger term is removed."""
     import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.velocity.upstream_swap import G1_SWAP, load_upstream_velocity_cfg, swap_robot
+    from isaaclab_contrib.upstream.velocity_swap import G1_SWAP, load_upstream_velocity_cfg, swap_robot
 
     cfg = swap_robot(load_upstream_velocity_cfg("g1", "G1RoughEnvCfg"), G1_SWAP)
     arms = cfg.rewards.joint_deviation_arms.params["asset_cfg"].joint_names
@@ -35,10 +35,10 @@ def test_upstream_rough_cfg_with_offline_robot_steps(folder, cfg_class, swap, ta
     import gymnasium as gym
 
     import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.velocity import upstream_swap
+    from isaaclab_contrib.upstream import velocity_swap
 
-    cfg = upstream_swap.swap_robot(
-        upstream_swap.load_upstream_velocity_cfg(folder, cfg_class), getattr(upstream_swap, swap)
+    cfg = velocity_swap.swap_robot(
+        velocity_swap.load_upstream_velocity_cfg(folder, cfg_class), getattr(velocity_swap, swap)
     )
     cfg.scene.num_envs = NUM_ENVS
     cfg.sim.device = "cpu"

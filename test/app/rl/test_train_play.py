@@ -11,7 +11,7 @@ TASK = "Isaac-Cartpole-Direct-v0"
 @pytest.fixture(scope="module")
 def trained_run(tmp_path_factory):
     """A two-iteration cartpole run (16 envs, CPU) in a temporary log root."""
-    from isaaclab_contrib.rl.train import main
+    from isaaclab_contrib.app.rl.train import main
 
     log_root = tmp_path_factory.mktemp("logs")
     args = ["--task", TASK, "--num_envs", "16", "--device", "cpu", "--max_iterations", "2", "--log_root", str(log_root)]
@@ -21,7 +21,7 @@ def trained_run(tmp_path_factory):
 @pytest.fixture(scope="module")
 def played(trained_run):
     """play.py on the newest run for one full episode, with a short USD recording."""
-    from isaaclab_contrib.rl.play import main
+    from isaaclab_contrib.app.rl.play import main
 
     _, log_root = trained_run
     args = ["--task", TASK, "--num_envs", "8", "--device", "cpu", "--log_root", str(log_root)]
@@ -31,7 +31,7 @@ def played(trained_run):
 @pytest.fixture(scope="module")
 def played_mp4(trained_run):
     """play.py on the newest run for 12 steps with an MP4 clip of 10 steps showing 2 envs."""
-    from isaaclab_contrib.rl.play import main
+    from isaaclab_contrib.app.rl.play import main
 
     _, log_root = trained_run
     args = ["--task", TASK, "--num_envs", "4", "--device", "cpu", "--log_root", str(log_root), "--steps", "12"]
@@ -84,9 +84,9 @@ def test_play_video_is_an_mp4_of_the_rendered_envs(played_mp4):
 
 def test_exported_torchscript_matches_checkpoint_policy(played):
     """The TorchScript export gives the checkpoint policy's actions on the same observations."""
-    from isaaclab_contrib.rl.cli import Placement, play_parser
-    from isaaclab_contrib.rl.session import apply_overrides, make_env, make_runner
-    from isaaclab_contrib.tasks.registry import load_agent_cfg, load_env_cfg
+    from isaaclab_contrib.app.rl.cli import Placement, play_parser
+    from isaaclab_contrib.app.rl.session import apply_overrides, make_env, make_runner
+    from isaaclab_contrib.upstream.registry import load_agent_cfg, load_env_cfg
 
     args = play_parser().parse_args(["--task", TASK, "--num_envs", "8", "--device", "cpu"])
     env_cfg, agent_cfg = load_env_cfg(TASK), load_agent_cfg(TASK)

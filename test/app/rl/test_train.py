@@ -7,7 +7,7 @@ import signal
 
 import pytest
 
-from isaaclab_contrib.rl.train import main, sigterm_as_keyboard_interrupt
+from isaaclab_contrib.app.rl.train import main, sigterm_as_keyboard_interrupt
 
 
 def test_sigterm_ends_training_like_ctrl_c():
@@ -70,8 +70,8 @@ def test_upstream_task_with_presets_passes_the_checks_and_plays_latest(tmp_path)
     (run / "model_3.pt").write_bytes(b"")
     argv = ["--task", "Isaac-Cartpole-Camera-Direct", "--device", "cpu", "--log_root", str(tmp_path), "presets=depth"]
     code = (
-        "from isaaclab_contrib.rl.cli import parse_play_args\n"
-        "from isaaclab_contrib.rl.session import load_task_cfgs\n"
+        "from isaaclab_contrib.app.rl.cli import parse_play_args\n"
+        "from isaaclab_contrib.app.rl.session import load_task_cfgs\n"
         f"args, _ = parse_play_args({argv!r})\n"
         "env, agent = load_task_cfgs(args.task, args.presets)\n"
         "print(args.checkpoint, env.scene.tiled_camera.data_types, type(agent).__name__, env.observation_space)\n"

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from isaaclab_contrib.rl.progress import IterationRecord, final_line, write_history_csv, write_learning_curve
+from isaaclab_contrib.app.rl.progress import IterationRecord, final_line, write_history_csv, write_learning_curve
 
 
 def _history():

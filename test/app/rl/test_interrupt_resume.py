@@ -23,7 +23,7 @@ def _sigint_raises():
 
 
 def _train(log_root, run_name: str, *extra: str):
-    from isaaclab_contrib.rl.train import main
+    from isaaclab_contrib.app.rl.train import main
 
     args = ["--task", TASK, "--num_envs", "4", "--device", "cpu", "--log_root", str(log_root), "--run_name", run_name]
     return main([*args, *extra])
@@ -64,7 +64,7 @@ def _signal_at_env_step(monkeypatch, step: int, signum: int) -> None:
 
 def _signal_before_rollout(monkeypatch, signum: int) -> None:
     """Send ``signum`` while train.py writes the run's configs (the runner exists, no env step has run)."""
-    import isaaclab_contrib.rl.train as train_module
+    import isaaclab_contrib.app.rl.train as train_module
 
     def dump_then_signal(path, data):
         os.kill(os.getpid(), signum)

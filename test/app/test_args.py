@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from isaaclab_contrib import script_args
+from isaaclab_contrib.app import args as script_args
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TRAIN = ROOT / "scripts" / "reinforcement_learning" / "rsl_rl" / "train.py"
 PLAY = ROOT / "scripts" / "reinforcement_learning" / "rsl_rl" / "play.py"
 ZERO = ROOT / "scripts" / "environments" / "zero_agent.py"
@@ -68,8 +68,8 @@ def test_upstream_task_ids_are_read_without_importing_isaaclab_tasks():
 def test_upstream_task_checked_then_loaded_in_one_process():
     """train.py's early check of an upstream id leaves isaaclab_tasks importable (no clash with our -v0 ids)."""
     code = (
-        "from isaaclab_contrib.rl.cli import parse_train_args\n"
-        "from isaaclab_contrib.rl.session import load_task_cfgs\n"
+        "from isaaclab_contrib.app.rl.cli import parse_train_args\n"
+        "from isaaclab_contrib.app.rl.session import load_task_cfgs\n"
         "args, _ = parse_train_args(['--task', 'Isaac-Cartpole-Camera-Direct', '--device', 'cpu'])\n"
         "env_cfg, agent_cfg = load_task_cfgs(args.task, args.presets)\n"
         "print(type(env_cfg).__name__, agent_cfg.num_steps_per_env)\n"

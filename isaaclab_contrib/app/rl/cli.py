@@ -11,7 +11,7 @@ import argparse
 import os
 from dataclasses import dataclass
 
-from ..script_args import (
+from ..args import (
     check_task,
     cuda_device_count,
     default_device,
@@ -153,7 +153,7 @@ def _agent_experiment_name(task: str, presets: tuple[str, ...]) -> str:
     Ours load only the agent cfg (its config class imports torch and Warp, about a second; nothing of the env).
     ``isaaclab_tasks``' ids load upstream's cfgs with ``presets`` (``import isaaclab_tasks`` takes seconds).
     """
-    from isaaclab_contrib.tasks.registry import load_agent_cfg, load_isaaclab_task_cfgs
+    from isaaclab_contrib.upstream.registry import load_agent_cfg, load_isaaclab_task_cfgs
 
     if task in our_task_ids():
         return load_agent_cfg(task, "rsl_rl").experiment_name

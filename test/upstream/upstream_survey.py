@@ -1,6 +1,6 @@
 """Instantiate every ``isaaclab_tasks`` env config under each of its Newton physics presets (no tests here).
 
-Run as a script for a report: ``python test/tasks/upstream_survey.py`` (``--json`` prints one JSON object per
+Run as a script for a report: ``python test/upstream/upstream_survey.py`` (``--json`` prints one JSON object per
 config; ``--names`` prints, as one JSON list, every name an ``isaaclab_tasks`` module imports from our packages
 that does not exist). The tests run it in a subprocess: ``isaaclab_tasks`` registers unversioned ids
 (``Isaac-Ant-Direct``) that gymnasium refuses next to our versioned ones (``Isaac-Ant-Direct-v0``) in one process.

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from isaaclab_contrib.rl.runs import checkpoint_iteration, new_run_dir, resolve_checkpoint
+from isaaclab_contrib.app.rl.runs import checkpoint_iteration, new_run_dir, resolve_checkpoint
 
 
 def _touch(path):
