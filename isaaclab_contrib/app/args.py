@@ -1,21 +1,18 @@
-"""Script arguments checked before torch, Warp or Newton are imported, so a bad one is refused in well under 2 s.
+"""The scripts' command line: one shared parser, its types and checks, answered before torch, Warp or Newton load.
 
-Only the standard library (and gymnasium's registry, through :mod:`isaaclab_contrib.tasks`) is imported here.
-The device is probed through the NVIDIA driver library itself (``libcuda.so.1``), the same library torch and Warp
-load, so ``--device cuda:0`` on a machine without a driver is refused by name before either is imported.
+Every script builds its parser with :func:`shared_parser` as a parent, adds only its own arguments and parses with
+:func:`parse_args`, so a bad argument is refused in well under 2 s. Only the standard library and gymnasium's
+registry (through :mod:`isaaclab_contrib.tasks`) are imported here.
 """
 
 from __future__ import annotations
 
 import argparse
-import ctypes
-import functools
-import importlib.util
-import re
+from collections.abc import Callable
 from pathlib import Path
 
-_DEVICE = re.compile(r"cpu|cuda(?::(\d+))?")
-_UPSTREAM_ID = re.compile(r"""id\s*=\s*["']([^"']+)["']""")
+from .devices import device_arg
+from .task_ids import UnknownTaskError, is_upstream, our_task_ids, registration_kwargs
 
 
 def positive_int(text: str) -> int:
@@ -40,106 +37,136 @@ def non_negative_int(text: str) -> int:
     return value
 
 
-@functools.cache
-def cuda_device_count() -> int | None:
-    """CUDA devices the NVIDIA driver reports, or ``None`` when no driver library loads or it fails to start."""
-    try:
-        driver = ctypes.CDLL("libcuda.so.1")
-    except OSError:
-        return None
-    if driver.cuInit(0) != 0:
-        return None
-    count = ctypes.c_int(0)
-    if driver.cuDeviceGetCount(ctypes.byref(count)) != 0:
-        return None
-    return count.value
+def existing_file(text: str) -> Path:
+    """A path to a file that exists (argparse type)."""
+    path = Path(text).expanduser()
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"no such file: {text}")
+    return path
 
 
-def default_device() -> str:
-    """``cuda:0`` when the driver reports a CUDA device, else ``cpu``."""
-    return "cuda:0" if cuda_device_count() else "cpu"
+def preset_token(text: str) -> tuple[str, ...]:
+    """``presets=a,b`` -> ``("a", "b")`` (argparse type)."""
+    key, sep, value = text.partition("=")
+    names = tuple(name for name in value.split(",") if name)
+    if key != "presets" or not sep or not names:
+        raise argparse.ArgumentTypeError(f"expected presets=NAME[,NAME...], got {text!r}")
+    return names
 
 
-def device_arg(text: str) -> str:
-    """``cpu``, ``cuda`` or ``cuda:<index>`` of a device this machine has (argparse type).
+def shared_parser() -> argparse.ArgumentParser:
+    """The arguments every script that runs a task takes; pass it as a parent (``parents=[shared_parser()]``).
 
-    Raises:
-        argparse.ArgumentTypeError: For any other name, a CUDA device without an NVIDIA driver, or an index past
-            the devices the driver reports; the message names the devices there are.
+    ``--task``, ``--num_envs``, ``--device``, ``--seed``, ``--solver``, upstream ``presets=...``, ``--verbose``
+    and ``--headless`` (accepted as upstream's scripts take it; there is no viewer window here). A script adds only
+    the arguments of its own.
     """
-    match = _DEVICE.fullmatch(text)
-    if match is None:
-        raise argparse.ArgumentTypeError(f"unknown device {text!r}; use cpu, cuda or cuda:<index>")
-    if text == "cpu":
-        return text
-    count = cuda_device_count()
-    if count is None:
-        raise argparse.ArgumentTypeError(
-            f"{text} needs an NVIDIA driver and this machine has none (libcuda.so.1 does not load); use --device cpu"
-        )
-    index = int(match.group(1) or 0)
-    if index >= count:
-        have = ", ".join(f"cuda:{i}" for i in range(count)) or "none"
-        raise argparse.ArgumentTypeError(f"{text} does not exist; this machine's CUDA devices: {have} (or cpu)")
-    return text
+    parser = argparse.ArgumentParser(add_help=False)
+    group = parser.add_argument_group("task")
+    group.add_argument(
+        "--task", required=True, help="Task id, e.g. Isaac-Cartpole-Direct-v0 (list_envs.py lists them)."
+    )
+    group.add_argument("--num_envs", type=positive_int, default=None, help="Environments (default: the task's).")
+    group.add_argument(
+        "--device", type=device_arg, default=None, help="cpu or cuda:<index> (default: cuda:0 if present)."
+    )
+    group.add_argument("--seed", type=int, default=None, help="Environment seed (default: the task's or agent's).")
+    group.add_argument(
+        "--solver",
+        default=None,
+        help="Physics preset: mjwarp (default), featherstone, xpbd where the task offers it; upstream ids: the"
+        " <solver> of their newton_<solver> presets (mjwarp, kamino).",
+    )
+    group.add_argument(
+        "presets",
+        nargs="?",
+        type=preset_token,
+        default=(),
+        metavar="presets=NAME[,NAME...]",
+        help="isaaclab_tasks presets (as upstream's scripts take them), e.g. presets=depth.",
+    )
+    # Viewer arguments (--viewer, --viewer_envs) join this group when the scripts get a viewer.
+    group.add_argument("--headless", action="store_true", help="Accepted as upstream's scripts take it (no viewer).")
+    group.add_argument(
+        "--verbose", action="store_true", help="Also print Warp's module loads, Isaac Lab's setup and rsl-rl's report."
+    )
+    return parser
 
 
-def upstream_task_ids() -> tuple[str, ...]:
-    """Task ids ``isaaclab_tasks`` registers, read from its ``gym.register(id=...)`` sources without importing it.
-
-    Importing ``isaaclab_tasks`` takes seconds; this only answers "is that a name upstream registers?".
-    """
-    spec = importlib.util.find_spec("isaaclab_tasks")
-    if spec is None or not spec.submodule_search_locations:
-        return ()
-    root = Path(next(iter(spec.submodule_search_locations)))
-    ids = set()
-    for init in root.rglob("__init__.py"):
-        text = init.read_text(encoding="utf-8")
-        if "gym.register" in text:
-            ids.update(_UPSTREAM_ID.findall(text))
-    return tuple(sorted(ids))
+def video_parser() -> argparse.ArgumentParser:
+    """Recording arguments of the scripts that record rollouts; a parent like :func:`shared_parser`."""
+    parser = argparse.ArgumentParser(add_help=False)
+    group = parser.add_argument_group("video")
+    group.add_argument(
+        "--video", action="store_true", help="Record rollouts (MP4 clips by Newton's ray tracer; no display needed)."
+    )
+    group.add_argument(
+        "--video_format", choices=("mp4", "usd"), default="mp4", help="mp4 (default) or animated USD (Newton's viewer)."
+    )
+    group.add_argument("--video_length", type=positive_int, default=200, help="Env steps per recorded clip.")
+    group.add_argument("--video_num_envs", type=positive_int, default=4, help="Environments shown in a clip.")
+    return parser
 
 
-def our_task_ids() -> tuple[str, ...]:
-    """Task ids :mod:`isaaclab_contrib.tasks` registers (importing it loads no env code)."""
-    import gymnasium as gym
+def parse_args(
+    parser: argparse.ArgumentParser,
+    argv: list[str] | None = None,
+    *,
+    agent: str | None = None,
+    check: Callable[[argparse.Namespace], None] | None = None,
+) -> argparse.Namespace:
+    """Parse a script's arguments and check its ``--task`` before anything heavy is imported, then quiet the output.
 
-    import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
-
-    return tuple(sorted(name for name, spec in gym.registry.items() if _is_ours(spec)))
-
-
-def _is_ours(spec) -> bool:
-    return str(spec.entry_point).startswith("isaaclab_contrib.tasks")
-
-
-def check_task(task: str, *, upstream: bool = False, agent: str | None = None) -> None:
-    """Refuse a ``--task`` that is not registered (or registers no ``<agent>_cfg_entry_point``).
+    Once the arguments pass, :func:`~isaaclab_contrib.app.console.configure_output` sets the run's output (Warp at
+    warning level and no CUDA-driver warning on a CPU-only machine unless ``--verbose``).
 
     Args:
-        task: The ``--task`` value.
-        upstream: Whether the script also runs ``isaaclab_tasks``' ids (the environment scripts do).
+        parser: The script's parser, built with :func:`shared_parser` as a parent.
+        argv: Arguments (default: ``sys.argv[1:]``).
         agent: RL library whose agent cfg the task must register (``"rsl_rl"`` for train/play), or ``None``.
+        check: The script's own light checks of the parsed arguments (raising ``SystemExit``), run before the
+            output is configured.
 
     Raises:
-        SystemExit: Naming the registered tasks, or the tasks that register an agent for ``agent``.
+        SystemExit: On any bad argument, with a message that names the fix.
     """
-    import gymnasium as gym
+    args = parser.parse_args(argv)
+    check_task(args.task, agent=agent)
+    if check is not None:
+        check(args)
+    from .console import configure_output
 
-    if upstream and task in upstream_task_ids():
-        return  # answered before our registry is imported: gymnasium refuses both registries in one process
-    ours = our_task_ids()
-    if task in ours:
-        if agent is not None and f"{agent}_cfg_entry_point" not in gym.registry[task].kwargs:
-            trainable = [name for name in ours if f"{agent}_cfg_entry_point" in gym.registry[name].kwargs]
-            raise SystemExit(
-                f"Task {task!r} registers no {agent} agent cfg ({agent}_cfg_entry_point), so it cannot be trained or"
-                f" played here; tasks that have one: {trainable}."
-            )
+    configure_output(verbose=args.verbose)  # before the heavy imports: Warp's banner and module loads held back
+    return args
+
+
+def env_options(args: argparse.Namespace) -> dict:
+    """The shared arguments as :func:`~isaaclab_contrib.app.env_factory.make_env`'s keywords."""
+    return {
+        "num_envs": args.num_envs,
+        "device": args.device,
+        "seed": args.seed,
+        "solver": args.solver,
+        "presets": args.presets,
+        "verbose": args.verbose,
+    }
+
+
+def check_task(task: str, *, agent: str | None = None) -> None:
+    """Refuse a ``--task`` that no registry has, or one of ours that registers no ``<agent>_cfg_entry_point``.
+
+    Raises:
+        SystemExit: Naming the closest ids, or the tasks that register an agent cfg for ``agent``.
+    """
+    try:
+        upstream = is_upstream(task)
+    except UnknownTaskError as err:
+        raise SystemExit(str(err)) from None
+    key = f"{agent}_cfg_entry_point"
+    if agent is None or upstream or key in registration_kwargs(task):
         return
-    hint = f" (did you mean {task}-v0?)" if f"{task}-v0" in ours else ""
-    also = " This script also runs isaaclab_tasks' ids (e.g. Isaac-Cartpole-Direct)." if upstream else ""
+    trainable = [name for name in our_task_ids() if key in registration_kwargs(name)]
     raise SystemExit(
-        f"Unknown task {task!r}{hint}; tasks (scripts/environments/list_envs.py lists them): {list(ours)}.{also}"
+        f"Task {task!r} registers no {agent} agent cfg ({key}), so it cannot be trained or played here; tasks that"
+        f" have one: {trainable}."
     )

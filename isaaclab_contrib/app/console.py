@@ -17,7 +17,7 @@ import tempfile
 import warnings
 from collections.abc import Iterator
 
-from .args import cuda_device_count
+from .devices import cuda_device_count
 
 _LIBRARY_LOGGERS = ("isaaclab", "isaaclab_rl", "isaaclab_tasks", "newton", "warp")
 """Python loggers held at warning level unless verbose."""
@@ -87,8 +87,9 @@ class CompileNotice:
 def configure_output(*, verbose: bool) -> CompileNotice:
     """Set Warp's logger and the libraries' log levels for a script run; initializes Warp.
 
-    Call once, before the env is built. Without ``verbose``, Warp's native no-driver line is dropped on machines
-    without an NVIDIA driver (the scripts' ``--device`` check refuses CUDA there by name).
+    Call before the env is built (:func:`~isaaclab_contrib.app.env_factory.make_env` calls it too); a second call
+    with the same ``verbose`` returns the notice the first one set. Without ``verbose``, Warp's native no-driver line
+    is dropped on machines without an NVIDIA driver (the scripts' ``--device`` check refuses CUDA there by name).
     """
     if not verbose:
         # Isaac Lab core decorates its math helpers with torch.jit.script (and rsl-rl exports policies with it, which
@@ -100,6 +101,9 @@ def configure_output(*, verbose: bool) -> CompileNotice:
             onnx_registration.addFilter(_TorchvisionAbsentFilter())
     import warp as wp
 
+    current = wp.get_logger()
+    if isinstance(current, CompileNotice) and current.verbose == verbose:
+        return current  # configured already (the script, then make_env): keep its counts
     wp.config.log_level = wp.LOG_INFO  # module-load lines reach the logger, which holds them back
     notice = CompileNotice(verbose=verbose, cache_dir=wp.config.kernel_cache_dir or "Warp's kernel cache")
     wp.set_logger(notice)
@@ -113,6 +117,15 @@ def configure_output(*, verbose: bool) -> CompileNotice:
             wp.init()
     notice.cache_dir = wp.config.kernel_cache_dir
     return notice
+
+
+def report_compiles() -> None:
+    """Print the kernel modules compiled since the last report, where :func:`configure_output` set up this run."""
+    import warp as wp
+
+    notice = wp.get_logger()
+    if isinstance(notice, CompileNotice):
+        notice.report()
 
 
 @contextlib.contextmanager

@@ -63,18 +63,12 @@ class Result:
 
 
 def _make(task: str, presets: tuple[str, ...], num_envs: int, device: str, resolution: int | None):
-    import gymnasium as gym
-    from isaaclab_tasks.utils.hydra import resolve_presets
-    from isaaclab_tasks.utils.parse_cfg import load_cfg_from_registry
+    from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
 
-    from isaaclab_contrib.upstream.graph_stepped import graph_stepped_spec
-
-    cfg = resolve_presets(load_cfg_from_registry(task, "env_cfg_entry_point"), presets)
-    cfg.scene.num_envs = num_envs
-    cfg.sim.device = device
+    cfg = load_env_cfg(task, presets=presets)
     if resolution is not None:
         cfg.scene.tiled_camera.width = cfg.scene.tiled_camera.height = resolution
-    return gym.make(graph_stepped_spec(task), cfg=cfg)
+    return make_env(task, cfg=cfg, num_envs=num_envs, device=device)
 
 
 def _graph_step(env) -> str | None:

@@ -1,10 +1,11 @@
-"""Script arguments refused before torch, Warp or Newton load: devices, tasks, counts, checkpoint paths."""
+"""The shared command line: arguments refused by name before torch, Warp or Newton load, in every script."""
 
 from __future__ import annotations
 
 import argparse
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -12,9 +13,20 @@ import pytest
 from isaaclab_contrib.app import args as script_args
 
 ROOT = Path(__file__).resolve().parents[2]
-TRAIN = ROOT / "scripts" / "reinforcement_learning" / "rsl_rl" / "train.py"
-PLAY = ROOT / "scripts" / "reinforcement_learning" / "rsl_rl" / "play.py"
-ZERO = ROOT / "scripts" / "environments" / "zero_agent.py"
+SCRIPTS = ROOT / "scripts"
+TRAIN = SCRIPTS / "reinforcement_learning" / "rsl_rl" / "train.py"
+PLAY = SCRIPTS / "reinforcement_learning" / "rsl_rl" / "play.py"
+ZERO = SCRIPTS / "environments" / "zero_agent.py"
+TASK_SCRIPTS = [
+    TRAIN,
+    PLAY,
+    ZERO,
+    SCRIPTS / "environments" / "random_agent.py",
+    SCRIPTS / "tools" / "measure_locomotion.py",
+    SCRIPTS / "tools" / "measure_velocity_tracking.py",
+    SCRIPTS / "tools" / "check_soft_lift.py",
+]
+"""Scripts built on the shared parser (``--task`` and the rest)."""
 
 _PROBE = """
 import runpy, sys
@@ -28,55 +40,53 @@ finally:
 """
 
 
-def _refusal(script: Path, *argv: str) -> str:
-    """Run ``script argv``; assert it exits with an error before importing anything heavy; return its stderr."""
+def _answer(script: Path, *argv: str) -> subprocess.CompletedProcess:
+    """Run ``script argv``; assert it answered within 2 s with nothing heavy imported."""
+    start = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-c", _PROBE, str(script), *argv], capture_output=True, text=True, timeout=120, check=False
     )
-    assert result.returncode != 0, result.stdout[-2000:]
+    elapsed = time.perf_counter() - start
     assert "HEAVY []" in result.stderr, result.stderr[-2000:]
-    return result.stderr
+    assert elapsed < 2.0, f"{script.name} {argv} took {elapsed:.2f} s"
+    return result
 
 
-def test_unknown_device_is_refused_with_the_names_to_use():
-    """--device bogus names cpu and cuda:<index>."""
-    with pytest.raises(argparse.ArgumentTypeError, match="use cpu, cuda or cuda:<index>"):
-        script_args.device_arg("bogus")
+@pytest.mark.parametrize("script", TASK_SCRIPTS, ids=lambda p: p.name)
+def test_help_is_answered_before_anything_heavy_loads(script):
+    """--help prints the shared and the script's own arguments within 2 s."""
+    result = _answer(script, "--help")
+    assert result.returncode == 0 and "--task" in result.stdout and "--solver" in result.stdout
 
 
-def test_cuda_without_driver_is_refused_by_name(monkeypatch):
-    """cuda:0 on a machine without an NVIDIA driver says so and names --device cpu."""
-    monkeypatch.setattr(script_args, "cuda_device_count", lambda: None)
-    with pytest.raises(argparse.ArgumentTypeError, match=r"cuda:0 needs an NVIDIA driver.*--device cpu"):
-        script_args.device_arg("cuda:0")
+@pytest.mark.parametrize("script", TASK_SCRIPTS, ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--task", "Isaac-Cartpole-Direkt-v0"], "did you mean 'Isaac-Cartpole-Direct-v0'"),
+        (["--task", "Isaac-Cartpole-Direct-v0", "--num_envs", "0"], "must be at least 1, got 0"),
+        (["--task", "Isaac-Cartpole-Direct-v0", "--num_envs", "-3"], "must be at least 1, got -3"),
+        (["--task", "Isaac-Cartpole-Direct-v0", "--device", "gpu"], "unknown device 'gpu'"),
+    ],
+    ids=["unknown-task", "zero-envs", "negative-envs", "unknown-device"],
+)
+def test_bad_arguments_are_refused_by_name(script, argv, message):
+    """Every task script refuses the same bad arguments with the same message, within 2 s."""
+    own = ["--policy", __file__] if script.name.startswith("measure_") else []  # their one required argument
+    result = _answer(script, *argv, *own)
+    assert result.returncode != 0 and message in result.stderr, result.stderr[-2000:]
 
 
-def test_missing_cuda_index_names_the_devices_there_are(monkeypatch):
-    """cuda:3 on a one-GPU machine lists cuda:0."""
-    monkeypatch.setattr(script_args, "cuda_device_count", lambda: 1)
-    with pytest.raises(argparse.ArgumentTypeError, match=r"cuda:3 does not exist.*cuda:0"):
-        script_args.device_arg("cuda:3")
-    assert script_args.device_arg("cuda:0") == "cuda:0"
+def test_missing_checkpoint_is_refused_before_anything_heavy_loads():
+    """play.py with a checkpoint that does not exist says so within 2 s."""
+    result = _answer(PLAY, "--task", "Isaac-Cartpole-Direct-v0", "--checkpoint", "/nonexistent/model_3.pt")
+    assert result.returncode != 0 and "no such file" in result.stderr
 
 
-def test_upstream_task_ids_are_read_without_importing_isaaclab_tasks():
-    """isaaclab_tasks' registered ids (e.g. the unversioned cartpole) are found from its sources."""
-    assert "Isaac-Cartpole-Direct" in script_args.upstream_task_ids()
-    script_args.check_task("Isaac-Cartpole-Direct", upstream=True)
-
-
-def test_upstream_task_checked_then_loaded_in_one_process():
-    """train.py's early check of an upstream id leaves isaaclab_tasks importable (no clash with our -v0 ids)."""
-    code = (
-        "from isaaclab_contrib.app.rl.cli import parse_train_args\n"
-        "from isaaclab_contrib.app.rl.session import load_task_cfgs\n"
-        "args, _ = parse_train_args(['--task', 'Isaac-Cartpole-Camera-Direct', '--device', 'cpu'])\n"
-        "env_cfg, agent_cfg = load_task_cfgs(args.task, args.presets)\n"
-        "print(type(env_cfg).__name__, agent_cfg.num_steps_per_env)\n"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=300)
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert "CartpoleCameraEnvCfg" in result.stdout
+def test_play_latest_without_any_run_is_refused_early(tmp_path):
+    """play.py with no trained run under --log_root says to train first."""
+    result = _answer(PLAY, "--task", "Isaac-Cartpole-Direct-v0", "--log_root", str(tmp_path))
+    assert result.returncode != 0 and "train the task first" in result.stderr
 
 
 def test_task_without_agent_names_the_tasks_that_train():
@@ -85,39 +95,32 @@ def test_task_without_agent_names_the_tasks_that_train():
         script_args.check_task("Isaac-Lift-Soft-Franka-v0", agent="rsl_rl")
 
 
-def test_unversioned_name_of_ours_suggests_the_version():
-    """Isaac-Cartpole-Direct without upstream tasks suggests Isaac-Cartpole-Direct-v0."""
-    with pytest.raises(SystemExit, match=r"did you mean Isaac-Cartpole-Direct-v0"):
-        script_args.check_task("Isaac-Cartpole-Direct")
+def test_upstream_id_passes_the_check():
+    """An id isaaclab_tasks registers (no version) is accepted."""
+    script_args.check_task("Isaac-Cartpole-Camera-Direct", agent="rsl_rl")
 
 
-@pytest.mark.parametrize(
-    ("script", "argv", "message"),
-    [
-        (TRAIN, ["--help"], None),
-        (PLAY, ["--help"], None),
-        (ZERO, ["--help"], None),
-        (TRAIN, ["--task", "Isaac-Nope-v0"], "Unknown task 'Isaac-Nope-v0'"),
-        (ZERO, ["--task", "Isaac-Nope-v0"], "Unknown task 'Isaac-Nope-v0'"),
-        (TRAIN, ["--task", "Isaac-Cartpole-Direct-v0", "--num_envs", "0"], "must be at least 1"),
-        (ZERO, ["--task", "Isaac-Cartpole-Direct-v0", "--num_envs", "0"], "must be at least 1"),
-        (TRAIN, ["--task", "Isaac-Cartpole-Direct-v0", "--device", "bogus"], "unknown device 'bogus'"),
-        (PLAY, ["--task", "Isaac-Cartpole-Direct-v0", "--checkpoint", "/nonexistent/model_3.pt"], "no such file"),
-        (TRAIN, ["--task", "Isaac-Lift-Soft-Franka-v0"], "registers no rsl_rl agent cfg"),
-    ],
-)
-def test_scripts_answer_before_importing_torch_warp_or_newton(script, argv, message):
-    """--help and bad arguments are answered with torch, Warp and Newton not yet imported."""
-    if argv == ["--help"]:
-        result = subprocess.run(
-            [sys.executable, "-c", _PROBE, str(script), *argv], capture_output=True, text=True, timeout=120
-        )
-        assert "usage:" in result.stdout and "HEAVY []" in result.stderr, result.stderr[-2000:]
-        return
-    assert message in _refusal(script, *argv)
+def test_preset_token_must_name_presets():
+    """A positional that is not presets=NAME names the expected form."""
+    with pytest.raises(argparse.ArgumentTypeError, match=r"presets=NAME"):
+        script_args.preset_token("depth")
 
 
-def test_play_latest_without_any_run_is_refused_early(tmp_path):
-    """play.py with no trained run under --log_root says to train first, before anything heavy loads."""
-    err = _refusal(PLAY, "--task", "Isaac-Cartpole-Direct-v0", "--log_root", str(tmp_path))
-    assert "train the task first" in err
+def test_env_options_are_make_env_keywords():
+    """The shared arguments map onto make_env's keywords, the task's defaults where not given."""
+    parser = argparse.ArgumentParser(parents=[script_args.shared_parser()])
+    args = parser.parse_args(["--task", "Isaac-Ant-Direct-v0", "--num_envs", "8", "--solver", "featherstone"])
+    assert script_args.env_options(args) == {
+        "num_envs": 8,
+        "device": None,
+        "seed": None,
+        "solver": "featherstone",
+        "presets": (),
+        "verbose": False,
+    }
+
+
+def test_existing_file_refuses_a_missing_path(tmp_path):
+    """--policy of a file that does not exist is refused by its path."""
+    with pytest.raises(argparse.ArgumentTypeError, match="no such file"):
+        script_args.existing_file(str(tmp_path / "policy.pt"))

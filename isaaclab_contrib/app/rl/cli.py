@@ -11,16 +11,9 @@ import argparse
 import os
 from dataclasses import dataclass
 
-from ..args import (
-    check_task,
-    cuda_device_count,
-    default_device,
-    device_arg,
-    non_negative_int,
-    our_task_ids,
-    positive_int,
-)
-from .runs import experiment_dir, resolve_checkpoint
+from ..args import non_negative_int, parse_args, positive_int, shared_parser, video_parser
+from ..devices import cuda_device_count, default_device
+from .runs import check_checkpoint_task, experiment_dir, resolve_checkpoint
 
 
 @dataclass(frozen=True)
@@ -37,51 +30,12 @@ class Placement:
         return self.rank == 0
 
 
-def preset_token(text: str) -> tuple[str, ...]:
-    """``presets=a,b`` -> ``("a", "b")`` (argparse type)."""
-    key, sep, value = text.partition("=")
-    names = tuple(name for name in value.split(",") if name)
-    if key != "presets" or not sep or not names:
-        raise argparse.ArgumentTypeError(f"expected presets=NAME[,NAME...], got {text!r}")
-    return names
-
-
-def add_common_args(parser: argparse.ArgumentParser) -> None:
-    """``--task --num_envs --device --seed --headless --experiment_name --checkpoint --log_root`` and recording."""
-    parser.add_argument("--task", required=True, help="Registered task, e.g. Isaac-Cartpole-Direct-v0.")
-    parser.add_argument("--num_envs", type=positive_int, default=None, help="Environments (default: the task's).")
-    parser.add_argument(
-        "--device", type=device_arg, default=None, help="Simulation and policy device (default: cuda:0 if present)."
-    )
-    parser.add_argument("--seed", type=int, default=None, help="Seed of env and agent (default: the agent cfg's).")
-    parser.add_argument("--headless", action="store_true", help="No viewer window (there is none on Newton here).")
-    parser.add_argument("--experiment_name", default=None, help="Folder under logs/rsl_rl (default: agent cfg's).")
-    parser.add_argument("--log_root", default="logs", help="Folder that holds rsl_rl/<experiment>/ (default: logs).")
-    parser.add_argument(
-        "--video", action="store_true", help="Record rollouts (MP4 clips by Newton's ray tracer; no display needed)."
-    )
-    parser.add_argument(
-        "--video_format", choices=("mp4", "usd"), default="mp4", help="mp4 (default) or animated USD (Newton's viewer)."
-    )
-    parser.add_argument("--video_length", type=positive_int, default=200, help="Env steps per recorded clip.")
-    parser.add_argument("--video_num_envs", type=positive_int, default=4, help="Environments shown in a clip.")
-    parser.add_argument(
-        "presets",
-        nargs="?",
-        type=preset_token,
-        default=(),
-        metavar="presets=NAME[,NAME...]",
-        help="isaaclab_tasks presets (as upstream's scripts take them), e.g. presets=depth.",
-    )
-    parser.add_argument(
-        "--verbose", action="store_true", help="Also print Warp's module loads, Isaac Lab's setup and rsl-rl's report."
-    )
-
-
 def train_parser() -> argparse.ArgumentParser:
-    """Arguments of ``train.py``."""
-    parser = argparse.ArgumentParser(description="Train a task on Newton with rsl-rl's PPO.")
-    add_common_args(parser)
+    """Arguments of ``train.py``: the shared ones, recording, and its own."""
+    parser = argparse.ArgumentParser(
+        description="Train a task on Newton with rsl-rl's PPO.",
+        parents=[shared_parser(), video_parser(), _run_parser()],
+    )
     parser.add_argument("--max_iterations", type=positive_int, default=None, help="Iterations (default: agent's).")
     parser.add_argument("--run_name", default="", help="Suffix of the run folder's timestamp.")
     parser.add_argument("--resume", action="store_true", help="Start from --checkpoint (default: latest).")
@@ -98,15 +52,25 @@ def train_parser() -> argparse.ArgumentParser:
 
 
 def play_parser() -> argparse.ArgumentParser:
-    """Arguments of ``play.py``."""
-    parser = argparse.ArgumentParser(description="Run, score and export a policy trained with train.py.")
-    add_common_args(parser)
+    """Arguments of ``play.py``: the shared ones, recording, and its own."""
+    parser = argparse.ArgumentParser(
+        description="Run, score and export a policy trained with train.py.",
+        parents=[shared_parser(), video_parser(), _run_parser()],
+    )
     parser.add_argument(
         "--checkpoint", default="latest", help="A model_<n>.pt, a run folder, or 'latest' (default): newest run."
     )
     parser.add_argument(
         "--steps", type=positive_int, default=None, help="Env steps to run (default: one full episode)."
     )
+    return parser
+
+
+def _run_parser() -> argparse.ArgumentParser:
+    """Where runs live: ``--experiment_name`` and ``--log_root`` (train and play)."""
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--experiment_name", default=None, help="Folder under logs/rsl_rl (default: agent cfg's).")
+    parser.add_argument("--log_root", default="logs", help="Folder that holds rsl_rl/<experiment>/ (default: logs).")
     return parser
 
 
@@ -140,27 +104,27 @@ def _resolve_checkpoint_arg(args: argparse.Namespace) -> None:
     if args.checkpoint == "latest" and not any(runs.glob("*/*/model_*.pt")):
         raise SystemExit(f"No run with a checkpoint under {runs}; train the task first or pass --checkpoint PATH.")
     if args.checkpoint == "latest" and experiment is None:
-        experiment = _agent_experiment_name(args.task, args.presets)
+        experiment = _agent_experiment_name(args)
     try:
-        args.checkpoint = str(resolve_checkpoint(args.checkpoint, experiment or "", log_root=args.log_root))
+        checkpoint = resolve_checkpoint(args.checkpoint, experiment or "", log_root=args.log_root)
+        check_checkpoint_task(checkpoint, args.task)
     except (FileNotFoundError, ValueError) as err:
         raise SystemExit(str(err)) from None
+    args.checkpoint = str(checkpoint)
 
 
-def _agent_experiment_name(task: str, presets: tuple[str, ...]) -> str:
-    """The experiment name of ``task``'s rsl-rl agent cfg.
+def _agent_experiment_name(args: argparse.Namespace) -> str:
+    """The experiment name of the task's rsl-rl agent cfg.
 
     Ours load only the agent cfg (its config class imports torch and Warp, about a second; nothing of the env).
-    ``isaaclab_tasks``' ids load upstream's cfgs with ``presets`` (``import isaaclab_tasks`` takes seconds).
+    ``isaaclab_tasks``' ids load upstream's cfgs with the presets (``import isaaclab_tasks`` takes seconds).
     """
-    from isaaclab_contrib.upstream.registry import load_agent_cfg, load_isaaclab_task_cfgs
+    from ..env_factory import load_agent_cfg
 
-    if task in our_task_ids():
-        return load_agent_cfg(task, "rsl_rl").experiment_name
     try:
-        return load_isaaclab_task_cfgs(task, presets)[1].experiment_name
+        return load_agent_cfg(args.task, "rsl_rl", solver=args.solver, presets=args.presets).experiment_name
     except (KeyError, ValueError) as err:
-        raise SystemExit(f"{task!r}: {err}") from err
+        raise SystemExit(f"{args.task!r}: {err}") from err
 
 
 def parse_train_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, Placement]:
@@ -171,15 +135,8 @@ def parse_train_args(argv: list[str] | None = None) -> tuple[argparse.Namespace,
     Raises:
         SystemExit: On any bad argument, with a message that names the fix.
     """
-    args = train_parser().parse_args(argv)
-    if args.checkpoint is not None and not args.resume:
-        raise SystemExit("--checkpoint only applies with --resume (train.py) or to play.py.")
-    check_task(args.task, upstream=True, agent="rsl_rl")
-    placement = resolve_placement(args)
-    if args.resume:
-        args.checkpoint = args.checkpoint or "latest"
-        _resolve_checkpoint_arg(args)
-    return args, placement
+    args = parse_args(train_parser(), argv, agent="rsl_rl", check=_check_train_args)
+    return args, resolve_placement(args)
 
 
 def parse_play_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, Placement]:
@@ -188,8 +145,19 @@ def parse_play_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, 
     Raises:
         SystemExit: On any bad argument, with a message that names the fix.
     """
-    args = play_parser().parse_args(argv)
-    check_task(args.task, upstream=True, agent="rsl_rl")
-    placement = resolve_placement(args)
+    args = parse_args(play_parser(), argv, agent="rsl_rl", check=_check_play_args)
+    return args, resolve_placement(args)
+
+
+def _check_train_args(args: argparse.Namespace) -> None:
+    if args.checkpoint is not None and not args.resume:
+        raise SystemExit("--checkpoint only applies with --resume (train.py) or to play.py.")
+    resolve_placement(args)  # refuses a --distributed launch outside torchrun or without CUDA
+    if args.resume:
+        args.checkpoint = args.checkpoint or "latest"
+        _resolve_checkpoint_arg(args)
+
+
+def _check_play_args(args: argparse.Namespace) -> None:
+    resolve_placement(args)
     _resolve_checkpoint_arg(args)
-    return args, placement

@@ -75,3 +75,33 @@ def resolve_checkpoint(spec: str, experiment_name: str, *, log_root: str | Path 
         raise FileNotFoundError(f"--checkpoint {spec!r}: no such file or run directory.")
     checkpoint_iteration(path)
     return path
+
+
+TASK_FILE = Path("params") / "task.txt"
+"""File of a run directory that names the task it trained (written by train.py)."""
+
+
+def write_task_id(run_dir: Path, task: str) -> None:
+    """Record in ``run_dir`` the task it trains, so that play.py can refuse another task's checkpoint by name."""
+    path = run_dir / TASK_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"{task}\n", encoding="utf-8")
+
+
+def check_checkpoint_task(checkpoint: Path, task: str) -> None:
+    """Refuse ``checkpoint`` when its run trained another task than ``task``.
+
+    Runs written before the task was recorded pass (their checkpoint is checked when it is loaded).
+
+    Raises:
+        ValueError: Naming the task the checkpoint was trained on and how to play it.
+    """
+    path = checkpoint.parent / TASK_FILE
+    if not path.is_file():
+        return
+    trained = path.read_text(encoding="utf-8").strip()
+    if trained != task:
+        raise ValueError(
+            f"{checkpoint} was trained on {trained}, not {task}; play it with --task {trained}, or pass a"
+            f" checkpoint of {task}."
+        )

@@ -1,9 +1,8 @@
-"""Build what a training or playback run needs: the task's configs with CLI overrides, the env, the runner."""
+"""Build what a training or playback run needs: the task's configs, the env on this process's device, the runner."""
 
 from __future__ import annotations
 
 import argparse
-import re
 
 import gymnasium as gym
 from isaaclab_rl.rsl_rl import (
@@ -16,75 +15,49 @@ from isaaclab_rl.rsl_rl import (
 from rsl_rl.runners import OnPolicyRunner
 
 from ..console import held_prints
+from ..env_factory import load_agent_cfg, load_env_cfg, make_env
 from .cli import Placement
 
 
-def load_task_cfgs(task: str, presets: tuple[str, ...] = ()) -> tuple[object, RslRlOnPolicyRunnerCfg]:
-    """Env and rsl-rl agent cfgs of ``task``: versioned ids from :mod:`isaaclab_contrib.tasks`, others upstream's.
+def load_task_cfgs(args: argparse.Namespace) -> tuple[object, RslRlOnPolicyRunnerCfg]:
+    """Env and rsl-rl agent cfgs of ``--task`` on ``--solver``, upstream ``presets=...`` resolved.
 
     Raises:
-        SystemExit: If presets are given for a task of :mod:`isaaclab_contrib.tasks`, or a cfg is missing.
+        SystemExit: If the task does not offer the solver or presets, or a cfg is missing.
     """
-    if re.search(r"-v[0-9]+$", task) is None:
-        return _load_upstream_task_cfgs(task, presets)
-    if presets:
-        raise SystemExit(f"presets={','.join(presets)} apply to isaaclab_tasks tasks (ids without -v0), not {task!r}.")
-    import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
-    from isaaclab_contrib.upstream.registry import load_agent_cfg, load_env_cfg
-
+    options = {"solver": args.solver, "presets": args.presets}
     try:
-        return load_env_cfg(task), load_agent_cfg(task, "rsl_rl")
-    except KeyError as err:
-        raise SystemExit(str(err.args[0])) from err
-
-
-def _load_upstream_task_cfgs(task: str, presets: tuple[str, ...]) -> tuple[object, RslRlOnPolicyRunnerCfg]:
-    """Env and rsl-rl agent cfgs of an ``isaaclab_tasks`` task, with ``presets`` resolved."""
-    from isaaclab_contrib.upstream.registry import load_isaaclab_task_cfgs
-
-    try:
-        return load_isaaclab_task_cfgs(task, presets)
+        return load_env_cfg(args.task, **options), load_agent_cfg(args.task, "rsl_rl", **options)
     except KeyError as err:
         raise SystemExit(str(err.args[0])) from err
     except ValueError as err:
-        raise SystemExit(f"{task!r}: {err}") from err
+        raise SystemExit(f"{args.task}: {err}") from err
 
 
-def apply_overrides(env_cfg, agent_cfg: RslRlOnPolicyRunnerCfg, args: argparse.Namespace, placement: Placement):
-    """Apply the CLI's env count, device and seed to both cfgs (each rank gets its own seed); returns ``agent_cfg``.
+def configure_agent(agent_cfg: RslRlOnPolicyRunnerCfg, args: argparse.Namespace, placement: Placement):
+    """Put the agent on this process's device with its seed (``--seed``, else the cfg's, plus the rank).
 
-    The agent cfg is migrated to the installed rsl-rl's format (Isaac Lab's ``handle_deprecated_rsl_rl_cfg``).
+    Returns the agent cfg migrated to the installed rsl-rl's format (Isaac Lab's ``handle_deprecated_rsl_rl_cfg``);
+    its seed is the env's too (:func:`make_task_env`).
     """
-    if args.num_envs is not None:
-        env_cfg.scene.num_envs = args.num_envs
-    env_cfg.sim.device = placement.device
     agent_cfg.device = placement.device
     if args.seed is not None:
         agent_cfg.seed = args.seed
     agent_cfg.seed += placement.rank
-    env_cfg.seed = agent_cfg.seed
-    agent_cfg.experiment_name = experiment_name(agent_cfg, args)
+    agent_cfg.experiment_name = args.experiment_name or agent_cfg.experiment_name
     return handle_deprecated_rsl_rl_cfg(agent_cfg, check_rsl_rl_version())
 
 
-def experiment_name(agent_cfg: RslRlOnPolicyRunnerCfg, args: argparse.Namespace) -> str:
-    """``--experiment_name``, else the agent cfg's."""
-    return args.experiment_name or agent_cfg.experiment_name
-
-
-def make_env(task: str, env_cfg, *, verbose: bool = False) -> gym.Env:
-    """Build the registered env ``task`` with ``env_cfg``; Isaac Lab's setup prints only with ``verbose``.
-
-    ``isaaclab_tasks``' own ids get the graph-stepped form of their env class where one exists
-    (:func:`isaaclab_contrib.upstream.graph_stepped.graph_stepped_spec`).
-    """
-    spec = task
-    if re.search(r"-v[0-9]+$", task) is None:
-        from ...upstream.graph_stepped import graph_stepped_spec
-
-        spec = graph_stepped_spec(task)
-    with held_prints(verbose=verbose):
-        return gym.make(spec, cfg=env_cfg)
+def make_task_env(args: argparse.Namespace, env_cfg, agent_cfg: RslRlOnPolicyRunnerCfg, placement: Placement):
+    """The env of ``--task`` from ``env_cfg``, on the agent's device and seed (:func:`configure_agent`)."""
+    return make_env(
+        args.task,
+        cfg=env_cfg,
+        num_envs=args.num_envs,
+        device=placement.device,
+        seed=agent_cfg.seed,
+        verbose=args.verbose,
+    )
 
 
 def make_runner(

@@ -13,26 +13,13 @@ import torch
 from isaaclab.utils.io import dump_yaml
 
 from ..console import configure_output
+from ..entry import sigterm_as_interrupt
 from .checkpoints import load_resumable, resumed_totals, save_resumable
 from .cli import Placement, parse_train_args
-from .progress import attach_progress_logger, final_line, write_history_csv, write_learning_curve
+from .progress import IterationRecord, attach_progress_logger, final_line, write_history_csv, write_learning_curve
 from .recording import RECORDERS
-from .runs import new_run_dir
-from .session import apply_overrides, load_task_cfgs, make_env, make_runner
-
-
-@contextlib.contextmanager
-def sigterm_as_keyboard_interrupt() -> Iterator[None]:
-    """Turn SIGTERM (``timeout``, a job scheduler) into ``KeyboardInterrupt`` so an ended run keeps its results."""
-
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+from .runs import new_run_dir, write_task_id
+from .session import configure_agent, load_task_cfgs, make_runner, make_task_env
 
 
 @contextlib.contextmanager
@@ -59,13 +46,17 @@ def train(args: argparse.Namespace, placement: Placement) -> Path | None:
     checkpoints (``model_<n>.pt``) and TensorBoard summaries, ``params/env.yaml`` and ``params/agent.yaml``,
     ``progress.csv`` and ``learning_curve.png``. Ctrl-C or SIGTERM at any point after the runner exists ends
     training and saves a checkpoint that ``--resume`` continues from (even before the first iteration finished),
-    plus the history, the curve and the final line of the iterations that ran. A resumed run continues the
-    iteration numbering of the checkpoint's run.
+    plus the history, the curve and the final line of the iterations that ran, then raises the interrupt again. A
+    resumed run continues the iteration numbering of the checkpoint's run.
+
+    Raises:
+        KeyboardInterrupt: After saving, when Ctrl-C or SIGTERM (:class:`~isaaclab_contrib.app.entry.Terminated`)
+            ended training.
     """
     notice = configure_output(verbose=args.verbose)
     resume_from = Path(args.checkpoint) if args.resume else None
-    env_cfg, agent_cfg = load_task_cfgs(args.task, args.presets)
-    agent_cfg = apply_overrides(env_cfg, agent_cfg, args, placement)
+    env_cfg, agent_cfg = load_task_cfgs(args)
+    agent_cfg = configure_agent(agent_cfg, args, placement)
     if args.max_iterations is not None:
         agent_cfg.max_iterations = args.max_iterations
     if args.run_name:
@@ -73,7 +64,7 @@ def train(args: argparse.Namespace, placement: Placement) -> Path | None:
 
     run_dir = new_run_dir(agent_cfg.experiment_name, run_name=args.run_name, log_root=args.log_root)
     log_dir = str(run_dir) if placement.writes_logs else None
-    env = make_env(args.task, env_cfg, verbose=args.verbose)
+    env = make_task_env(args, env_cfg, agent_cfg, placement)
     if args.video and placement.writes_logs:
         env = RECORDERS[args.video_format](
             env,
@@ -83,8 +74,9 @@ def train(args: argparse.Namespace, placement: Placement) -> Path | None:
             num_worlds=args.video_num_envs,
         )
     start = time.perf_counter()
+    interrupt: KeyboardInterrupt | None = None
     try:
-        with sigterm_as_keyboard_interrupt():
+        with sigterm_as_interrupt():
             runner = make_runner(env, agent_cfg, log_dir, verbose=args.verbose)
             progress = attach_progress_logger(runner, verbose=args.verbose, notice=notice)
             first_iteration = runner.current_learning_iteration
@@ -106,9 +98,11 @@ def train(args: argparse.Namespace, placement: Placement) -> Path | None:
                 if placement.writes_logs:
                     dump_yaml(str(run_dir / "params" / "env.yaml"), env_cfg)
                     dump_yaml(str(run_dir / "params" / "agent.yaml"), agent_cfg)
+                    write_task_id(run_dir, args.task)
                     print(f"[INFO] logging to {run_dir}")
                 runner.learn(agent_cfg.max_iterations, init_at_random_ep_len=agent_cfg.init_at_random_ep_len)
-            except KeyboardInterrupt:
+            except KeyboardInterrupt as caught:
+                interrupt = caught
                 with interrupts_held():
                     finished = len(progress.history)
                     print(f"[WARN] interrupted after {finished} of {agent_cfg.max_iterations} iterations")
@@ -124,13 +118,19 @@ def train(args: argparse.Namespace, placement: Placement) -> Path | None:
             if torch.distributed.is_initialized():
                 torch.distributed.destroy_process_group()
     notice.report()
-    if not placement.writes_logs:
-        return None
-    write_history_csv(progress.history, run_dir / "progress.csv")
-    print(f"[INFO] trained {len(progress.history)} iterations in {elapsed:.1f} s; run folder {run_dir}")
-    if not progress.history:
+    if placement.writes_logs:
+        _summarize(progress.history, run_dir, elapsed, task=args.task)
+    if interrupt is not None:
+        raise interrupt  # everything is saved: the script exits 130 (Ctrl-C) or 143 (SIGTERM)
+    return run_dir if placement.writes_logs else None
+
+
+def _summarize(history: list[IterationRecord], run_dir: Path, elapsed: float, *, task: str) -> None:
+    """Write ``progress.csv`` and the learning curve of the iterations that ran; print the final line."""
+    write_history_csv(history, run_dir / "progress.csv")
+    print(f"[INFO] trained {len(history)} iterations in {elapsed:.1f} s; run folder {run_dir}")
+    if not history:
         print("[INFO] no iteration finished; the checkpoint holds the starting policy")
-        return run_dir
-    write_learning_curve(progress.history, run_dir / "learning_curve.png", title=f"{args.task} ({run_dir.name})")
-    print(final_line(progress.history))
-    return run_dir
+        return
+    write_learning_curve(history, run_dir / "learning_curve.png", title=f"{task} ({run_dir.name})")
+    print(final_line(history))

@@ -50,3 +50,13 @@ def test_non_checkpoint_file_is_rejected(tmp_path):
     """A file not named model_<n>.pt is refused with the expected name."""
     with pytest.raises(ValueError, match="model_<iteration>.pt"):
         checkpoint_iteration(_touch(tmp_path / "policy.pt"))
+
+
+def test_checkpoint_of_another_task_is_refused_by_name(tmp_path):
+    """A checkpoint whose run trained another task names that task and how to play it."""
+    from isaaclab_contrib.app.rl.runs import check_checkpoint_task, write_task_id
+
+    write_task_id(tmp_path, "Isaac-Ant-Direct-v0")
+    with pytest.raises(ValueError, match=r"trained on Isaac-Ant-Direct-v0.*--task Isaac-Ant-Direct-v0"):
+        check_checkpoint_task(tmp_path / "model_3.pt", "Isaac-Cartpole-Direct-v0")
+    check_checkpoint_task(tmp_path / "model_3.pt", "Isaac-Ant-Direct-v0")

@@ -84,9 +84,9 @@ def test_play_video_is_an_mp4_of_the_rendered_envs(played_mp4):
 
 def test_exported_torchscript_matches_checkpoint_policy(played):
     """The TorchScript export gives the checkpoint policy's actions on the same observations."""
+    from isaaclab_contrib.app.env_factory import load_agent_cfg, load_env_cfg
     from isaaclab_contrib.app.rl.cli import Placement, play_parser
     from isaaclab_contrib.app.rl.session import apply_overrides, make_env, make_runner
-    from isaaclab_contrib.upstream.registry import load_agent_cfg, load_env_cfg
 
     args = play_parser().parse_args(["--task", TASK, "--num_envs", "8", "--device", "cpu"])
     env_cfg, agent_cfg = load_env_cfg(TASK), load_agent_cfg(TASK)
