@@ -8,7 +8,7 @@ without registering upstream's task ids (gymnasium refuses them next to this pac
 Build the result with any of this package's velocity ids, whose entry point takes the config::
 
     cfg = swap_robot(load_upstream_velocity_cfg("go2", "UnitreeGo2RoughEnvCfg"), GO1_SWAP)
-    env = gym.make("Isaac-Velocity-Rough-Unitree-Go1-v0", cfg=cfg)
+    env = make_env("Isaac-Velocity-Rough-Unitree-Go1-v0", cfg=cfg, num_envs=16)
 """
 
 from __future__ import annotations

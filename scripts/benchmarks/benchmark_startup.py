@@ -32,7 +32,9 @@ import sys
 import tempfile
 import time
 
-from isaaclab_contrib.app.args import device_arg, our_task_ids, positive_int
+from isaaclab_contrib.app.args import positive_int
+from isaaclab_contrib.app.devices import device_arg
+from isaaclab_contrib.app.task_ids import our_task_ids
 
 PHASES = ("imports", "scene", "finalize", "kernels", "capture", "step")
 

@@ -84,14 +84,14 @@ def test_play_video_is_an_mp4_of_the_rendered_envs(played_mp4):
 
 def test_exported_torchscript_matches_checkpoint_policy(played):
     """The TorchScript export gives the checkpoint policy's actions on the same observations."""
-    from isaaclab_contrib.app.env_factory import load_agent_cfg, load_env_cfg
     from isaaclab_contrib.app.rl.cli import Placement, play_parser
-    from isaaclab_contrib.app.rl.session import apply_overrides, make_env, make_runner
+    from isaaclab_contrib.app.rl.session import configure_agent, load_task_cfgs, make_runner, make_task_env
 
     args = play_parser().parse_args(["--task", TASK, "--num_envs", "8", "--device", "cpu"])
-    env_cfg, agent_cfg = load_env_cfg(TASK), load_agent_cfg(TASK)
-    agent_cfg = apply_overrides(env_cfg, agent_cfg, args, Placement(device="cpu"))
-    env = make_env(TASK, env_cfg)
+    placement = Placement(device="cpu")
+    env_cfg, agent_cfg = load_task_cfgs(args)
+    agent_cfg = configure_agent(agent_cfg, args, placement)
+    env = make_task_env(args, env_cfg, agent_cfg, placement)
     try:
         runner = make_runner(env, agent_cfg, log_dir=None)
         runner.load(str(played.checkpoint), map_location="cpu")
