@@ -12,7 +12,7 @@ from isaaclab_tasks.core.cartpole.cartpole_direct_env import CartpoleEnv
 
 from isaaclab_contrib.envs.graph_step import GraphStepMixin
 
-from ...tasks.cartpole.mask_reset_hooks import CartpoleMaskResetHooks
+from ...envs.cartpole_mask_reset import CartpoleMaskResetHooks
 
 
 class CartpoleGraphStepEnv(CartpoleMaskResetHooks, GraphStepMixin, CartpoleEnv):
