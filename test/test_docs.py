@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from isaaclab_contrib.script_args import cuda_device_count
+from isaaclab_contrib.app.devices import cuda_device_count
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

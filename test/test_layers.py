@@ -120,3 +120,27 @@ def test_physics_imports_no_layer_above(layer):
         if m.startswith("isaaclab_newton.physics")
     }
     assert not {m: d for m, d in offending.items() if d}
+
+
+CONTRIB_LAYERS = ("app", "upstream", "tasks", "envs")
+"""isaaclab_contrib's layers that build on each other, top first: app runs tasks of both registries, upstream
+adapts isaaclab_tasks (reusing our tasks' pieces), tasks are ours, envs is the machinery every task uses."""
+
+
+@pytest.mark.parametrize("layer", CONTRIB_LAYERS[1:])
+def test_contrib_layer_imports_no_layer_above(layer):
+    """A layer of isaaclab_contrib imports nothing of the layers above it (tasks: upstream.modules only)."""
+    graph = _graph()
+    above = CONTRIB_LAYERS[: CONTRIB_LAYERS.index(layer)]
+    allowed = {"isaaclab_contrib.upstream.modules"} if layer == "tasks" else set()
+    offending = {
+        m: sorted(
+            d
+            for d in deps
+            if d not in allowed
+            and any(d == f"isaaclab_contrib.{a}" or d.startswith(f"isaaclab_contrib.{a}.") for a in above)
+        )
+        for m, deps in graph.items()
+        if m.startswith(f"isaaclab_contrib.{layer}")
+    }
+    assert not {m: d for m, d in offending.items() if d}

@@ -15,6 +15,7 @@ from isaaclab_contrib.envs.graph_step import GraphStepMixin
 from isaaclab_contrib.envs.reset_state import ResetStateSampler
 from isaaclab_contrib.envs.task_terms import TaskTermsMixin
 
+from ..upstream.modules import load_isaaclab_tasks_module
 from .locomotion_kernels import (
     DerivedState,
     locomotion_derived_state_kernel,
@@ -24,7 +25,6 @@ from .locomotion_kernels import (
     locomotion_reset_kernel,
     locomotion_reward_kernel,
 )
-from .upstream_modules import load_isaaclab_tasks_module
 
 _upstream = load_isaaclab_tasks_module(
     "core/locomotion/locomotion_direct_env.py", "_isaaclab_tasks_locomotion_direct_env"

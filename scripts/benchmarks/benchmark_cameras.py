@@ -11,8 +11,9 @@ and, once per task and environment count, ``no_camera_env_steps_per_s``: the sam
 (``Isaac-Cartpole-Direct`` for the direct task, ``Isaac-Cartpole`` for the manager-based one). The ceiling is
 ``1 / (1 / no_camera + 1 / raw)``: stepping the physics and rendering, nothing else; ``ratio`` is the share of it
 the camera task reaches. Direct tasks are built from their graph-stepped spec
-(:func:`isaaclab_contrib.upstream_envs.graph_stepped_spec`): on CUDA their whole env step, rendering included, is
-replayed from one CUDA graph; ``graph_step`` in the output says why where it is not (``null`` where it is).
+(:func:`isaaclab_contrib.upstream.graph_stepped.graph_stepped_spec`): on CUDA their whole env step, rendering
+included, is replayed from one CUDA graph; ``graph_step`` in the output says why where it is not (``null`` where it
+is).
 
 Each env is stepped ``--warmup`` times (the first step runs eagerly, the second is recorded) before ``--steps``
 timed steps. ``ISAACSIM_ASSET_ROOT`` must point at ``scripts/tools/make_offline_assets.py``'s output. The defaults
@@ -62,18 +63,12 @@ class Result:
 
 
 def _make(task: str, presets: tuple[str, ...], num_envs: int, device: str, resolution: int | None):
-    import gymnasium as gym
-    from isaaclab_tasks.utils.hydra import resolve_presets
-    from isaaclab_tasks.utils.parse_cfg import load_cfg_from_registry
+    from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
 
-    from isaaclab_contrib.upstream_envs import graph_stepped_spec
-
-    cfg = resolve_presets(load_cfg_from_registry(task, "env_cfg_entry_point"), presets)
-    cfg.scene.num_envs = num_envs
-    cfg.sim.device = device
+    cfg = load_env_cfg(task, presets=presets)
     if resolution is not None:
         cfg.scene.tiled_camera.width = cfg.scene.tiled_camera.height = resolution
-    return gym.make(graph_stepped_spec(task), cfg=cfg)
+    return make_env(task, cfg=cfg, num_envs=num_envs, device=device)
 
 
 def _graph_step(env) -> str | None:

@@ -38,9 +38,10 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 
-import gymnasium as gym
 import torch
 import warp as wp
+
+from isaaclab_contrib.app.task_ids import our_task_ids
 
 CUDA_COUNTS = (1024, 4096, 16384)
 CPU_COUNTS = (16, 64, 256)
@@ -65,15 +66,6 @@ class Result:
     raw_graph: bool = False
 
 
-def registered_tasks() -> list[str]:
-    """Task ids registered by ``isaaclab_contrib.tasks``, sorted."""
-    import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
-
-    return sorted(
-        name for name, spec in gym.registry.items() if str(spec.entry_point).startswith("isaaclab_contrib.tasks")
-    )
-
-
 def _sync(device: str) -> None:
     wp.synchronize_device(device)
     if device.startswith("cuda"):
@@ -82,15 +74,12 @@ def _sync(device: str) -> None:
 
 def time_env(task: str, num_envs: int, args: argparse.Namespace, result: Result):
     """Build the env and time setup, the first step and the steady env steps; return the env (left open)."""
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
 
     cfg = load_env_cfg(task)
-    cfg.scene.num_envs = num_envs
-    cfg.sim.device = args.device
-    cfg.seed = 0
     result.decimation = int(cfg.decimation)
     start = time.perf_counter()
-    env = gym.make(task, cfg=cfg)
+    env = make_env(task, cfg=cfg, num_envs=num_envs, device=args.device, seed=0)
     env.reset()
     _sync(args.device)
     result.setup_s = time.perf_counter() - start
@@ -287,7 +276,7 @@ def write_report(results: list[Result], args: argparse.Namespace, argv: list[str
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    tasks = args.tasks or registered_tasks()
+    tasks = args.tasks or our_task_ids()
     results = []
     for task in tasks:
         for num_envs in args.num_envs:

@@ -32,7 +32,9 @@ import sys
 import tempfile
 import time
 
-from isaaclab_contrib.script_args import device_arg, our_task_ids, positive_int
+from isaaclab_contrib.app.args import positive_int
+from isaaclab_contrib.app.devices import device_arg
+from isaaclab_contrib.app.task_ids import our_task_ids
 
 PHASES = ("imports", "scene", "finalize", "kernels", "capture", "step")
 
@@ -40,19 +42,15 @@ PHASES = ("imports", "scene", "finalize", "kernels", "capture", "step")
 def _child(task: str, device: str, num_envs: int) -> dict:
     """One measured start in this process; returns the phases [s], compiled-module count, wall and CPU totals."""
     start, start_cpu = time.perf_counter(), time.process_time()
-    import gymnasium as gym
     import newton
     import torch
     import warp as wp
 
     import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.console import held_prints
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.console import held_prints
+    from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
 
     cfg = load_env_cfg(task)
-    cfg.scene.num_envs = num_envs
-    cfg.sim.device = device
-    cfg.seed = 0
     imported = time.perf_counter()
 
     kernel = {"s": 0.0, "compiled": 0}
@@ -101,7 +99,7 @@ def _child(task: str, device: str, num_envs: int) -> dict:
 
     wp.capture_begin, wp.capture_end = capture_begin, capture_end
     with held_prints(verbose=False):
-        env = gym.make(task, cfg=cfg)
+        env = make_env(task, cfg=cfg, num_envs=num_envs, device=device, seed=0)
     made = time.perf_counter()
     in_make = {"kernels": kernel["s"], **spans}
     unwrapped = env.unwrapped

@@ -17,9 +17,9 @@ The one designed periodic host read, of the non-finite world and action counters
 It prints ``PASS`` or ``FAIL`` per task and check, with the first offending call and its stack for failures.
 
 ``--tasks`` also takes ``isaaclab_tasks``' own ids (without a version, e.g. ``Isaac-Cartpole-Camera-Direct``; their
-default presets, built from :func:`isaaclab_contrib.upstream_envs.graph_stepped_spec`, ``ISAACSIM_ASSET_ROOT`` set
-to the offline assets). Gymnasium cannot hold both registries in one process: check upstream ids in a run of their
-own.
+default presets, built from :func:`isaaclab_contrib.upstream.graph_stepped.graph_stepped_spec`,
+``ISAACSIM_ASSET_ROOT`` set to the offline assets). Gymnasium cannot hold both registries in one process: check
+upstream ids in a run of their own.
 
 Torch's sync debug mode exists on CUDA only: on CPU the script says so, still runs every step of every task and
 reports ``RAN`` (or ``ERROR`` when a step raises).
@@ -36,26 +36,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import re
 import sys
 import traceback
 
-import gymnasium as gym
 import torch
 import warp as wp
+
+from isaaclab_contrib.app.task_ids import our_task_ids
 
 
 class HostSyncError(RuntimeError):
     """A Warp host read or synchronization inside the checked region."""
-
-
-def registered_tasks() -> list[str]:
-    """Task ids registered by ``isaaclab_contrib.tasks``, sorted."""
-    import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
-
-    return sorted(
-        name for name, spec in gym.registry.items() if str(spec.entry_point).startswith("isaaclab_contrib.tasks")
-    )
 
 
 @contextlib.contextmanager
@@ -95,29 +86,15 @@ def trap_warp_syncs(device: str):
 
 def build_env(task: str, args: argparse.Namespace):
     """The task's environment with ``args.num_envs`` envs on ``args.device`` and a short episode."""
-    spec = task
-    if re.search(r"-v[0-9]+$", task) is None:  # an isaaclab_tasks id: upstream's cfg, graph-stepped class
-        import isaaclab_tasks  # noqa: F401  (registers upstream's tasks)
-        from isaaclab_tasks.utils.hydra import resolve_presets
-        from isaaclab_tasks.utils.parse_cfg import load_cfg_from_registry
+    from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
 
-        from isaaclab_contrib.upstream_envs import graph_stepped_spec
-
-        cfg = resolve_presets(load_cfg_from_registry(task, "env_cfg_entry_point"), ())
-        spec = graph_stepped_spec(task)
-    else:
-        from isaaclab_contrib.tasks.registry import load_env_cfg
-
-        cfg = load_env_cfg(task)
-    cfg.scene.num_envs = args.num_envs
-    cfg.sim.device = args.device
-    cfg.seed = 0
+    cfg = load_env_cfg(task)  # an isaaclab_tasks id gets upstream's cfg and its graph-stepped class
     step_dt = cfg.sim.dt * cfg.decimation
     cfg.episode_length_s = args.episode_steps * step_dt
     # The non-finite world/action warnings read their device counters once per interval by design; place that
     # read after the last checked step so the check sees the per-step paths only.
     cfg.sim.physics.nonfinite_log_interval = (args.warmup + 2 * args.steps) * cfg.decimation + 1
-    return gym.make(spec, cfg=cfg)
+    return make_env(task, cfg=cfg, num_envs=args.num_envs, device=args.device, seed=0)
 
 
 def _random_actions(env) -> torch.Tensor:
@@ -241,7 +218,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    tasks = args.tasks or registered_tasks()
+    tasks = args.tasks or our_task_ids()
     if not wp.get_device(args.device).is_cuda:
         print(
             f"note: torch.cuda.set_sync_debug_mode is CUDA-only; on {args.device} the steps run (with resets) but"

@@ -41,7 +41,6 @@ import json
 import time
 from collections.abc import Callable
 
-import gymnasium as gym
 import torch
 import warp as wp
 
@@ -100,15 +99,12 @@ def _apply_cfg_overrides(cfg, assignments: list[str]) -> None:
 
 def split(task: str, args: argparse.Namespace) -> dict:
     """Build ``task``, step it, and time its parts; return the figures and counts."""
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
     from isaaclab_newton.physics import NewtonManager
 
     cfg = load_env_cfg(task)
-    cfg.scene.num_envs = args.num_envs
-    cfg.sim.device = args.device
-    cfg.seed = 0
     _apply_cfg_overrides(cfg, args.cfg)
-    env = gym.make(task, cfg=cfg)
+    env = make_env(task, cfg=cfg, num_envs=args.num_envs, device=args.device, seed=0)
     try:
         env.reset()
         unwrapped = env.unwrapped

@@ -43,7 +43,6 @@ import traceback
 from collections import Counter
 from collections.abc import Callable
 
-import gymnasium as gym
 import torch
 import warp as wp
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -224,14 +223,11 @@ class _TaskKernelCounter(TorchDispatchMode):
 
 def count_task_kernels(task: str, args: argparse.Namespace) -> dict:
     """Kernels per env step outside the physics, by call site, on the CUDA path's code run on CPU (see notes)."""
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
 
     cfg = load_env_cfg(task)
-    cfg.scene.num_envs = args.num_envs
-    cfg.sim.device = "cpu"
     cfg.sim.physics.use_cpu_graph = False
-    cfg.seed = args.seed
-    env = gym.make(task, cfg=cfg)
+    env = make_env(task, cfg=cfg, num_envs=args.num_envs, device="cpu", seed=args.seed)
     try:
         unwrapped = env.unwrapped
         unwrapped.mask_reset_on_cpu = True
@@ -269,13 +265,9 @@ def _sync(device: str) -> None:
 
 def profile_task(task: str, args: argparse.Namespace) -> dict:
     """Build ``task``, time, count and profile its steps; return the figures."""
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.env_factory import make_env
 
-    cfg = load_env_cfg(task)
-    cfg.scene.num_envs = args.num_envs
-    cfg.sim.device = args.device
-    cfg.seed = args.seed
-    env = gym.make(task, cfg=cfg)
+    env = make_env(task, num_envs=args.num_envs, device=args.device, seed=args.seed)
     try:
         env.reset(seed=args.seed)
         unwrapped = env.unwrapped

@@ -36,9 +36,7 @@ import time
 import numpy as np
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "environments"))
-
-from _common import positive_int  # noqa: E402
+from isaaclab_contrib.app.args import positive_int
 
 
 def _rss_mib() -> float:
@@ -93,23 +91,18 @@ def main() -> int:
     if not 0 <= warmup < args.steps:
         raise SystemExit(f"--warmup must be in [0, --steps), got {warmup}.")
 
-    import gymnasium as gym
     import warp as wp
 
-    import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
     from isaaclab_newton.physics import NewtonManager
 
     cfg = load_env_cfg(args.task)
-    cfg.scene.num_envs = args.num_envs
-    cfg.sim.device = args.device
-    cfg.seed = args.seed
     if args.push_interval_s is not None:
         push = getattr(getattr(cfg, "events", None), "push_robot", None)
         if push is None:
             raise SystemExit(f"{args.task} has no events.push_robot term; drop --push_interval_s.")
         push.interval_range_s = tuple(args.push_interval_s)
-    env = gym.make(args.task, cfg=cfg)
+    env = make_env(args.task, cfg=cfg, num_envs=args.num_envs, device=args.device, seed=args.seed)
     unwrapped = env.unwrapped
     if args.mask_reset_on_cpu:
         unwrapped.mask_reset_on_cpu = True

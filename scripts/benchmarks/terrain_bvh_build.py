@@ -45,7 +45,7 @@ def main() -> None:
     from isaaclab.terrains import TerrainGenerator
 
     import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.env_factory import load_env_cfg
 
     generator_cfg = load_env_cfg(args.task).scene.terrain.terrain_generator
     if generator_cfg is None:

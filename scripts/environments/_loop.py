@@ -8,16 +8,16 @@ from collections.abc import Callable
 import torch
 import tqdm
 
+from isaaclab_contrib.app.console import report_compiles
 
-def run(env, action_fn: Callable[[torch.Tensor], torch.Tensor], steps: int, *, notice=None) -> float:
+
+def run(env, action_fn: Callable[[torch.Tensor], torch.Tensor], steps: int) -> float:
     """Step ``env`` ``steps`` times and print env-steps per second.
 
     Args:
         env: A gymnasium-wrapped Isaac Lab environment.
         action_fn: Maps a zero action tensor (num_envs, action_dim) to the action to apply.
         steps: Number of environment steps.
-        notice: The script's :class:`~isaaclab_contrib.console.CompileNotice`; reports the kernels compiled up to
-            the first step.
 
     Returns:
         Environment steps per second (num_envs x steps / wall time).
@@ -29,8 +29,7 @@ def run(env, action_fn: Callable[[torch.Tensor], torch.Tensor], steps: int, *, n
         raise ValueError(f"steps must be an integer >= 1 (environment steps to run), got {steps!r}.")
     unwrapped = env.unwrapped
     env.reset()
-    if notice is not None:
-        notice.report()
+    report_compiles()  # the kernels compiled up to the first step
     shape = (unwrapped.num_envs, *unwrapped.single_action_space.shape)
     zeros = torch.zeros(shape, device=unwrapped.device)
     start = time.perf_counter()

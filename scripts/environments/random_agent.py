@@ -5,27 +5,35 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _common import parse_args  # noqa: E402
+from isaaclab_contrib.app.args import env_options, parse_args, positive_int, shared_parser  # noqa: E402
+from isaaclab_contrib.app.entry import run_script  # noqa: E402
 
 
 def main() -> None:
-    args = parse_args("Random-action agent for Isaac Lab tasks on Newton.")  # before torch, Warp and Newton load
+    parser = argparse.ArgumentParser(
+        description="Random-action agent for Isaac Lab tasks on Newton.", parents=[shared_parser()]
+    )
+    parser.add_argument("--steps", type=positive_int, default=500, help="Environment steps to run.")
+    args = parse_args(parser)  # before torch, Warp and Newton load
     import torch
-    from _common import make_env
     from _loop import run
 
-    torch.manual_seed(args.seed)
-    env, notice = make_env(args)
+    from isaaclab_contrib.app.env_factory import make_env
+
+    if args.seed is not None:
+        torch.manual_seed(args.seed)
+    env = make_env(args.task, **env_options(args))
     try:
-        run(env, lambda zeros: 2.0 * torch.rand_like(zeros) - 1.0, args.steps, notice=notice)
+        run(env, lambda zeros: 2.0 * torch.rand_like(zeros) - 1.0, args.steps)
     finally:
         env.close()
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -5,25 +5,32 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _common import parse_args  # noqa: E402
+from isaaclab_contrib.app.args import env_options, parse_args, positive_int, shared_parser  # noqa: E402
+from isaaclab_contrib.app.entry import run_script  # noqa: E402
 
 
 def main() -> None:
-    args = parse_args("Zero-action agent for Isaac Lab tasks on Newton.")  # before torch, Warp and Newton load
-    from _common import make_env
+    parser = argparse.ArgumentParser(
+        description="Zero-action agent for Isaac Lab tasks on Newton.", parents=[shared_parser()]
+    )
+    parser.add_argument("--steps", type=positive_int, default=500, help="Environment steps to run.")
+    args = parse_args(parser)  # before torch, Warp and Newton load
     from _loop import run
 
-    env, notice = make_env(args)
+    from isaaclab_contrib.app.env_factory import make_env
+
+    env = make_env(args.task, **env_options(args))
     try:
-        run(env, lambda zeros: zeros, args.steps, notice=notice)
+        run(env, lambda zeros: zeros, args.steps)
     finally:
         env.close()
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

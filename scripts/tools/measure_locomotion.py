@@ -12,38 +12,27 @@ from __future__ import annotations
 
 import argparse
 
-import gymnasium as gym
-import torch
+from isaaclab_contrib.app.args import env_options, existing_file, parse_args, positive_int, shared_parser
+from isaaclab_contrib.app.entry import run_script
 
 
 def main(argv: list[str] | None = None) -> None:
     """Run the policy and print the displacement line."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--task", required=True, help="A locomotion task id, e.g. Isaac-Ant-Direct-v0.")
-    parser.add_argument("--policy", required=True, help="TorchScript policy exported by play.py.")
-    parser.add_argument("--num_envs", type=int, default=16, help="Environments to run.")
-    parser.add_argument("--steps", type=int, default=480, help="Env steps to run.")
-    parser.add_argument("--device", default="cpu", help="Simulation device, e.g. cpu or cuda:0.")
-    parser.add_argument("--verbose", action="store_true", help="Show the libraries' output (Isaac Lab's setup report).")
-    args = parser.parse_args(argv)
-    if args.num_envs < 1 or args.steps < 1:
-        raise SystemExit("--num_envs and --steps must be positive integers.")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], parents=[shared_parser()])
+    parser.add_argument("--policy", type=existing_file, required=True, help="TorchScript policy exported by play.py.")
+    parser.add_argument("--steps", type=positive_int, default=480, help="Env steps to run.")
+    parser.set_defaults(num_envs=16, seed=0)
+    args = parse_args(parser, argv)
+    import torch
 
-    from isaaclab_contrib.console import configure_output, held_prints
+    from isaaclab_contrib.app.env_factory import make_env
 
-    configure_output(verbose=args.verbose)
-    import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
-    from isaaclab_contrib.tasks.registry import load_env_cfg
-
-    cfg = load_env_cfg(args.task)
-    cfg.scene.num_envs, cfg.sim.device, cfg.seed = args.num_envs, args.device, 0
-    with held_prints(verbose=args.verbose):
-        env = gym.make(args.task, cfg=cfg)
+    env = make_env(args.task, **env_options(args))
     unwrapped = env.unwrapped
     if "robot" not in unwrapped.scene.articulations:
         raise SystemExit(f"{args.task} has no articulation named 'robot'; pick a locomotion task.")
     robot = unwrapped.scene["robot"]
-    policy = torch.jit.load(args.policy, map_location=unwrapped.device)
+    policy = torch.jit.load(str(args.policy), map_location=unwrapped.device)
     obs, _ = env.reset()
     start = robot.data.root_pos_w.torch[:, :2].clone()
     fell = torch.zeros(args.num_envs, dtype=torch.bool, device=unwrapped.device)
@@ -64,4 +53,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -14,35 +14,36 @@ from __future__ import annotations
 
 import argparse
 
-import gymnasium as gym
-import torch
+from isaaclab_contrib.app.args import (
+    env_options,
+    existing_file,
+    non_negative_int,
+    parse_args,
+    positive_int,
+    shared_parser,
+)
+from isaaclab_contrib.app.entry import run_script
 
 
 def main(argv: list[str] | None = None) -> None:
     """Run the policy under held commands and print the error line."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--task", required=True, help="A velocity task id, e.g. Isaac-Velocity-Flat-Unitree-Go1-v0.")
-    parser.add_argument("--policy", required=True, help="TorchScript policy exported by play.py.")
-    parser.add_argument("--num_envs", type=int, default=64, help="Environments to run.")
-    parser.add_argument("--steps", type=int, default=500, help="Env steps to run.")
-    parser.add_argument("--settle", type=int, default=100, help="Steps before the error is averaged.")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], parents=[shared_parser()])
+    parser.add_argument("--policy", type=existing_file, required=True, help="TorchScript policy exported by play.py.")
+    parser.add_argument("--steps", type=positive_int, default=500, help="Env steps to run.")
+    parser.add_argument("--settle", type=non_negative_int, default=100, help="Steps before the error is averaged.")
     parser.add_argument("--lin_vel_x", type=float, default=0.5, help="Held forward velocity command [m/s].")
     parser.add_argument("--lin_vel_y", type=float, default=0.0, help="Held lateral velocity command [m/s].")
     parser.add_argument("--ang_vel_z", type=float, default=0.0, help="Held yaw-rate command [rad/s].")
-    parser.add_argument("--device", default="cpu", help="Simulation device, e.g. cpu or cuda:0.")
-    parser.add_argument("--verbose", action="store_true", help="Show the libraries' output (Isaac Lab's setup report).")
-    args = parser.parse_args(argv)
-    if args.num_envs < 1 or args.steps <= args.settle or args.settle < 0:
-        raise SystemExit("--num_envs must be positive and --steps larger than --settle (>= 0).")
+    parser.set_defaults(num_envs=64, seed=0)
+    args = parse_args(parser, argv)
+    if args.steps <= args.settle:
+        raise SystemExit(f"--steps ({args.steps}) must be larger than --settle ({args.settle}).")
+    import torch
 
-    from isaaclab_contrib.console import configure_output, held_prints
+    from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
 
-    configure_output(verbose=args.verbose)
-    import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
-    from isaaclab_contrib.tasks.registry import load_env_cfg
-
-    cfg = load_env_cfg(args.task)
-    cfg.scene.num_envs, cfg.sim.device, cfg.seed = args.num_envs, args.device, 0
+    options = env_options(args)
+    cfg = load_env_cfg(args.task, solver=options.pop("solver"), presets=options.pop("presets"))
     command = cfg.commands.base_velocity
     command.ranges.lin_vel_x = (args.lin_vel_x, args.lin_vel_x)
     command.ranges.lin_vel_y = (args.lin_vel_y, args.lin_vel_y)
@@ -51,10 +52,9 @@ def main(argv: list[str] | None = None) -> None:
     command.resampling_time_range = (1.0e6, 1.0e6)
     cfg.events.push_robot = None
     cfg.events.base_external_force_torque = None
-    with held_prints(verbose=args.verbose):
-        env = gym.make(args.task, cfg=cfg)
+    env = make_env(args.task, cfg=cfg, **options)
     unwrapped = env.unwrapped
-    policy = torch.jit.load(args.policy, map_location=unwrapped.device)
+    policy = torch.jit.load(str(args.policy), map_location=unwrapped.device)
     robot = unwrapped.scene["robot"]
     obs, _ = env.reset()
     target = torch.tensor([args.lin_vel_x, args.lin_vel_y], device=unwrapped.device)
@@ -77,4 +77,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -15,24 +15,25 @@ Examples::
 from __future__ import annotations
 
 import argparse
-import sys
+from typing import TYPE_CHECKING
 
-import torch
+from isaaclab_contrib.app.args import check_task, positive_int
+from isaaclab_contrib.app.devices import device_arg
+from isaaclab_contrib.app.entry import run_script
+
+if TYPE_CHECKING:
+    import torch
 
 DEFAULT_TASKS = ("Isaac-Cartpole-Direct-v0", "Isaac-Ant-Direct-v0", "Isaac-Humanoid-Direct-v0")
 
 
 def record(task: str, args: argparse.Namespace) -> dict[str, torch.Tensor]:
     """Roll ``task`` out for ``args.steps`` env steps; return the recorded fields, each (steps, ...) on the CPU."""
-    import gymnasium as gym
+    import torch
 
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.env_factory import make_env
 
-    cfg = load_env_cfg(task)
-    cfg.scene.num_envs = args.num_envs
-    cfg.sim.device = args.device
-    cfg.seed = args.seed
-    env = gym.make(task, cfg=cfg)
+    env = make_env(task, num_envs=args.num_envs, device=args.device, seed=args.seed)
     try:
         unwrapped = env.unwrapped
         env.reset(seed=args.seed)
@@ -66,6 +67,8 @@ def record(task: str, args: argparse.Namespace) -> dict[str, torch.Tensor]:
 
 def compare(path_a: str, path_b: str) -> int:
     """Print, per task and field, whether two recordings are bit-identical; return 1 if any differs."""
+    import torch
+
     a, b = torch.load(path_a), torch.load(path_b)
     status = 0
     for task in sorted(set(a) | set(b)):
@@ -90,13 +93,16 @@ def compare(path_a: str, path_b: str) -> int:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--task", nargs="+", default=list(DEFAULT_TASKS), help="Registered task ids.")
-    parser.add_argument("--device", default="cpu", help="Simulation device, e.g. cpu or cuda:0.")
-    parser.add_argument("--num_envs", type=int, default=4, help="Number of environments.")
-    parser.add_argument("--steps", type=int, default=300, help="Env steps recorded.")
+    parser.add_argument("--device", type=device_arg, default="cpu", help="Simulation device, e.g. cpu or cuda:0.")
+    parser.add_argument("--num_envs", type=positive_int, default=4, help="Number of environments.")
+    parser.add_argument("--steps", type=positive_int, default=300, help="Env steps recorded.")
     parser.add_argument("--seed", type=int, default=0, help="Environment seed (actions use seed + 1).")
     parser.add_argument("--out", default=None, help="Where to save the recording (torch.save).")
     parser.add_argument("--compare", nargs=2, metavar=("A", "B"), help="Compare two recordings instead.")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    for task in args.task:
+        check_task(task)
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         return compare(*args.compare)
     if not args.out:
         raise SystemExit("Pass --out PATH to record, or --compare A B.")
-    import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
+    import torch
 
     torch.save({task: record(task, args) for task in args.task}, args.out)
     print(f"recorded {len(args.task)} task(s), {args.steps} steps each -> {args.out}")
@@ -113,4 +119,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -31,7 +31,7 @@ def _make_env(task: str, num_envs: int, *, mask_on_cpu: bool = True, device: str
     from isaaclab.sim import SimulationContext
 
     import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.env_factory import load_env_cfg
 
     SimulationContext.clear_instance()
     cfg = load_env_cfg(task)

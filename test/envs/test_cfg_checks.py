@@ -33,7 +33,7 @@ def test_locomotion_rejects_negative_num_envs(task):
     import gymnasium as gym
 
     import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.env_factory import load_env_cfg
 
     cfg = load_env_cfg(task)
     cfg.scene.num_envs = -1

@@ -52,7 +52,7 @@ def _env():
 def test_levels_move_by_distance_walked_as_upstream():
     """Envs move up, down or stay as upstream's term moves them; envs not reset keep their level and origin."""
     from isaaclab_contrib.envs.mask_curriculum import curriculum_mask_form
-    from isaaclab_contrib.tasks.upstream_modules import import_isaaclab_tasks_submodule
+    from isaaclab_contrib.upstream.modules import import_isaaclab_tasks_submodule
 
     terrain_levels_vel = import_isaaclab_tasks_submodule("core.velocity.mdp").terrain_levels_vel
     form = curriculum_mask_form(terrain_levels_vel)

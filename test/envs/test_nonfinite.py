@@ -14,23 +14,18 @@ POISONED = 1
 
 def _make(task: str, solver: str = "mjwarp", **physics):
     """Build ``task`` on CPU with 4 envs, ``solver`` and deterministic (zero-width) reset ranges."""
-    import gymnasium as gym
     from isaaclab.sim import SimulationContext
 
-    import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
 
     SimulationContext.clear_instance()
-    cfg = load_env_cfg(task)
-    cfg.solver = solver
-    cfg.scene.num_envs = NUM_ENVS
-    cfg.sim.device = "cpu"
+    cfg = load_env_cfg(task, solver=solver)
     for name, value in physics.items():
         setattr(cfg.sim.physics, name, value)
     if task == "Isaac-Cartpole-Direct-v0":
         for name in ("cart_position", "cart_velocity", "pole_angle", "pole_velocity"):
             setattr(cfg, f"initial_{name}_range", (0.0, 0.0))
-    return gym.make(task, cfg=cfg)
+    return make_env(task, cfg=cfg, num_envs=NUM_ENVS, device="cpu")
 
 
 def _close(env) -> None:

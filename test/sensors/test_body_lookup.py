@@ -17,7 +17,7 @@ def ant_with_sensors():
     from isaaclab.sim import SimulationCfg, SimulationContext
     from isaaclab.utils import configclass, replace
 
-    from isaaclab_contrib.tasks.ant.ant_direct_env_cfg import ant_physics
+    from isaaclab_contrib.tasks.ant.ant_direct_env_cfg import ANT_PHYSICS
     from isaaclab_contrib.tasks.ant.robot_cfg import ANT_CFG
 
     @configclass
@@ -28,7 +28,7 @@ def ant_with_sensors():
         imu = ImuCfg(prim_path="{ENV_REGEX_NS}/Robot/torso")
 
     SimulationContext.clear_instance()
-    sim = SimulationContext(SimulationCfg(dt=1 / 120, device="cpu", physics=ant_physics("mjwarp")))
+    sim = SimulationContext(SimulationCfg(dt=1 / 120, device="cpu", physics=ANT_PHYSICS.physics()))
     scene = InteractiveScene(SceneCfg(num_envs=NUM_ENVS, env_spacing=5.0))
     sim.reset()
     yield scene

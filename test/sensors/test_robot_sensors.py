@@ -20,7 +20,7 @@ def standing_ants():
     from isaaclab.sim import SimulationCfg, SimulationContext
     from isaaclab.utils import configclass, replace
 
-    from isaaclab_contrib.tasks.ant.ant_direct_env_cfg import ant_physics
+    from isaaclab_contrib.tasks.ant.ant_direct_env_cfg import ANT_PHYSICS
     from isaaclab_contrib.tasks.ant.robot_cfg import ANT_CFG
     from isaaclab_newton.sim import GroundPlaneCfg
 
@@ -34,7 +34,7 @@ def standing_ants():
         imu = ImuCfg(prim_path="{ENV_REGEX_NS}/Robot/torso")
 
     SimulationContext.clear_instance()
-    sim = SimulationContext(SimulationCfg(dt=1 / 120, device="cpu", physics=ant_physics("mjwarp")))
+    sim = SimulationContext(SimulationCfg(dt=1 / 120, device="cpu", physics=ANT_PHYSICS.physics()))
     scene = InteractiveScene(SceneCfg(num_envs=NUM_ENVS, env_spacing=5.0))
     sim.reset()
     robot = scene["robot"]

@@ -18,7 +18,7 @@ def ants(scene_factory):
     from isaaclab.scene import InteractiveSceneCfg
     from isaaclab.utils import configclass, replace
 
-    from isaaclab_contrib.tasks.ant.ant_direct_env_cfg import ant_physics
+    from isaaclab_contrib.tasks.ant.ant_direct_env_cfg import ANT_PHYSICS
     from isaaclab_contrib.tasks.ant.robot_cfg import ANT_CFG
     from isaaclab_newton.sim import GroundPlaneCfg
 
@@ -28,7 +28,7 @@ def ants(scene_factory):
         robot: ArticulationCfg = replace(ANT_CFG, prim_path="{ENV_REGEX_NS}/Robot")
 
     sim, scene = scene_factory(
-        SceneCfg(num_envs=16, env_spacing=5.0), physics=ant_physics("mjwarp"), dt=1 / 120, device="cpu"
+        SceneCfg(num_envs=16, env_spacing=5.0), physics=ANT_PHYSICS.physics(), dt=1 / 120, device="cpu"
     )
     return sim, scene, scene["robot"]
 
@@ -79,7 +79,7 @@ def test_ant_direct_env_steps_300_without_nan():
     from isaaclab.sim import SimulationContext
 
     import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.env_factory import load_env_cfg
 
     SimulationContext.clear_instance()
     cfg = load_env_cfg("Isaac-Ant-Direct-v0")

@@ -9,17 +9,12 @@ import torch
 @pytest.mark.parametrize("task", ["Isaac-Cartpole-Direct-v0", "Isaac-Cartpole-v0"])
 def test_cartpole_steps_300_without_nan(task):
     """300 env steps with random actions keep observations finite and shaped (16, 4)."""
-    import gymnasium as gym
     from isaaclab.sim import SimulationContext
 
-    import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.env_factory import make_env
 
     SimulationContext.clear_instance()
-    cfg = load_env_cfg(task)
-    cfg.scene.num_envs = 16
-    cfg.sim.device = "cpu"
-    env = gym.make(task, cfg=cfg)
+    env = make_env(task, num_envs=16, device="cpu")
     try:
         obs, _ = env.reset(seed=0)
         assert obs["policy"].shape == (16, 4)
@@ -40,17 +35,13 @@ def test_cartpole_steps_300_without_nan(task):
     ("solver", "manager"), [("xpbd", "NewtonXPBDManager"), ("featherstone", "NewtonFeatherstoneManager")]
 )
 def test_cartpole_direct_runs_on_selected_solver(solver, manager):
-    """Setting ``cfg.solver`` after construction selects that solver's manager; 50 steps stay finite."""
+    """make_env's solver selects that preset's manager; 50 steps stay finite."""
     from isaaclab.sim import SimulationContext
 
-    from isaaclab_contrib.tasks.cartpole.cartpole_direct_env_cfg import CartpoleEnvCfg, make_cartpole_direct_env
+    from isaaclab_contrib.app.env_factory import make_env
 
     SimulationContext.clear_instance()
-    cfg = CartpoleEnvCfg()
-    cfg.solver = solver
-    cfg.scene.num_envs = 4
-    cfg.sim.device = "cpu"
-    env = make_cartpole_direct_env(cfg)
+    env = make_env("Isaac-Cartpole-Direct-v0", num_envs=4, device="cpu", solver=solver)
     try:
         assert SimulationContext.instance().physics_manager.__name__ == manager
         env.reset()
@@ -63,8 +54,8 @@ def test_cartpole_direct_runs_on_selected_solver(solver, manager):
 
 
 def test_unknown_solver_is_rejected():
-    """An unknown solver name fails with the valid choices in the message."""
-    from isaaclab_contrib.tasks.cartpole.cartpole_direct_env_cfg import CartpoleEnvCfg
+    """An unknown solver name fails with the offered ones in the message."""
+    from isaaclab_contrib.tasks.cartpole.physics_cfg import CARTPOLE_PHYSICS
 
-    with pytest.raises(ValueError, match="featherstone"):
-        CartpoleEnvCfg(solver="bullet")
+    with pytest.raises(ValueError, match=r"'bullet' is not offered.*\['mjwarp', 'xpbd', 'featherstone'\]"):
+        CARTPOLE_PHYSICS.physics("bullet")

@@ -11,7 +11,7 @@ def test_humanoid_direct_env_steps_without_nan():
     from isaaclab.sim import SimulationContext
 
     import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.env_factory import load_env_cfg
 
     SimulationContext.clear_instance()
     cfg = load_env_cfg("Isaac-Humanoid-Direct-v0")

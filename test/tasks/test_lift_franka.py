@@ -82,8 +82,8 @@ def test_mask_reset_matches_index_reset(task):
     from isaaclab.sim import SimulationContext
 
     import isaaclab_contrib.tasks  # noqa: F401
+    from isaaclab_contrib.app.env_factory import load_env_cfg
     from isaaclab_contrib.envs.mask_reset import MaskResetMixin
-    from isaaclab_contrib.tasks.registry import load_env_cfg
 
     results = []
     for path in ("index", "mask"):
@@ -140,7 +140,7 @@ def test_step_with_mask_resets_reads_nothing_on_the_host(task):
     from isaaclab.sim import SimulationContext
 
     import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.env_factory import load_env_cfg
 
     from .host_read_trap import HostReadTrap
 
@@ -173,7 +173,7 @@ def _make_cuda_env(task: str, num_envs: int, episode_steps: int):
     from isaaclab.sim import SimulationContext
 
     import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.env_factory import load_env_cfg
 
     SimulationContext.clear_instance()
     cfg = load_env_cfg(task)

@@ -19,7 +19,7 @@ def env(request):
     from isaaclab.sim import SimulationContext
 
     import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.env_factory import load_env_cfg
 
     SimulationContext.clear_instance()
     cfg = load_env_cfg(request.param)

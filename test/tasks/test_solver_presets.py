@@ -5,38 +5,34 @@ from __future__ import annotations
 import pytest
 import torch
 
-from isaaclab_contrib.tasks.solver_choice import SUPPORTED_SOLVERS
+from isaaclab_contrib.tasks.ant.ant_direct_env_cfg import ANT_PHYSICS
+from isaaclab_contrib.tasks.cartpole.physics_cfg import CARTPOLE_PHYSICS
+from isaaclab_contrib.tasks.humanoid.humanoid_direct_env_cfg import HUMANOID_PHYSICS
 
 TASKS = {
     "cartpole": "Isaac-Cartpole-Direct-v0",
     "ant": "Isaac-Ant-Direct-v0",
     "humanoid": "Isaac-Humanoid-Direct-v0",
 }
+PRESETS = {"cartpole": CARTPOLE_PHYSICS, "ant": ANT_PHYSICS, "humanoid": HUMANOID_PHYSICS}
 MAX_ABS_OBS = 100.0
 """Bound on every observation entry: MuJoCo Warp peaks at 39 (humanoid feet wrenches), Featherstone at 63 (ant feet
 wrenches from penalty-contact impacts); kinematic entries stay below 20 on both."""
 MAX_TORSO_HEIGHT = {"ant": 1.5, "humanoid": 2.0}
 """Torso height [m] (observation 0) no locomotion robot reaches unless thrown by its contacts."""
 
-PAIRS = [(family, solver) for family, solvers in SUPPORTED_SOLVERS.items() for solver in solvers]
+PAIRS = [(family, solver) for family, presets in PRESETS.items() for solver in presets.names]
 
 
 @pytest.mark.parametrize(("family", "solver"), PAIRS, ids=[f"{f}-{s}" for f, s in PAIRS])
 def test_preset_stays_finite_and_bounded(family, solver):
     """300 random-action steps in [-1, 1] on 16 envs: no non-finite world, |obs| < 100, torso below its bound."""
-    import gymnasium as gym
     from isaaclab.sim import SimulationContext
 
-    import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.env_factory import make_env
 
-    task = TASKS[family]
     SimulationContext.clear_instance()
-    cfg = load_env_cfg(task)
-    cfg.solver = solver
-    cfg.scene.num_envs = 16
-    cfg.sim.device = "cpu"
-    env = gym.make(task, cfg=cfg)
+    env = make_env(TASKS[family], num_envs=16, device="cpu", solver=solver)
     try:
         env.reset(seed=0)
         num_actions = env.unwrapped.single_action_space.shape[0]
@@ -59,10 +55,8 @@ def test_preset_stays_finite_and_bounded(family, solver):
 
 @pytest.mark.parametrize("family", ["ant", "humanoid"])
 def test_xpbd_not_offered_for_locomotion(family):
-    """Asking the ant or humanoid for XPBD raises ValueError naming the reason and the supported solvers."""
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    """Asking the ant or humanoid for XPBD raises ValueError naming the reason and the offered solvers."""
+    from isaaclab_contrib.app.env_factory import load_env_cfg
 
-    cfg = load_env_cfg(TASKS[family])
-    cfg.solver = "xpbd"
     with pytest.raises(ValueError, match=r"not offered for the .* tasks: .*armature.*\['mjwarp', 'featherstone'\]"):
-        cfg.__post_init__()
+        load_env_cfg(TASKS[family], solver="xpbd")

@@ -27,7 +27,7 @@ def test_random_actions_stay_finite(task):
     import gymnasium as gym
 
     import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.tasks.registry import load_env_cfg
+    from isaaclab_contrib.app.env_factory import load_env_cfg
 
     cfg = load_env_cfg(task)
     cfg.scene.num_envs = NUM_ENVS

@@ -9,5 +9,6 @@ gym.register(
     kwargs={
         "env_cfg_entry_point": f"{__name__}.ant_direct_env_cfg:AntEnvCfg",
         "rsl_rl_cfg_entry_point": f"{__name__}.agents.rsl_rl_ppo_cfg:AntPPORunnerCfg",
+        "physics_presets_entry_point": f"{__name__}.ant_direct_env_cfg:ANT_PHYSICS",
     },
 )

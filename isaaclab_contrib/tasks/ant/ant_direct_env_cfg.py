@@ -19,28 +19,27 @@ from isaaclab.utils import configclass, replace
 
 from isaaclab_contrib.envs.cfg_checks import check_env_cfg
 from isaaclab_contrib.envs.nonfinite import with_nonfinite_guard
-from isaaclab_newton.physics import FeatherstoneSolverCfg, MJWarpSolverCfg, NewtonCfg
+from isaaclab_newton.physics import FeatherstoneSolverCfg, NewtonCfg
 from isaaclab_newton.sim import GroundPlaneCfg
 
-from ..solver_choice import apply_solver, check_solver_name
+from ..physics_presets import PhysicsPresets, mjwarp_physics
 from .robot_cfg import ANT_CFG
 
-
-def ant_physics(solver: str = "mjwarp") -> NewtonCfg:
-    """Newton configuration of the ant tasks: ``"mjwarp"`` (default) or ``"featherstone"``.
-
-    Featherstone's penalty contacts need 8 substeps (1/960 s): with 4 the light feet bounce off the ground and
-    the ant is thrown upward. XPBD is not offered (see :data:`~isaaclab_contrib.tasks.solver_choice.SUPPORTED_SOLVERS`).
-
-    Raises:
-        ValueError: For a solver the ant tasks do not offer.
-    """
-    check_solver_name(solver, task="ant")
-    if solver == "featherstone":
-        return NewtonCfg(solver_cfg=FeatherstoneSolverCfg(), num_substeps=8)
-    return NewtonCfg(
-        solver_cfg=MJWarpSolverCfg(njmax=45, nconmax=25, cone="pyramidal", integrator="implicitfast", impratio=1)
-    )
+ANT_PHYSICS = PhysicsPresets(
+    family="ant",
+    presets={
+        "mjwarp": lambda: mjwarp_physics(njmax=45, nconmax=25),
+        # penalty contacts need 8 substeps (1/960 s): with 4 the light feet bounce off and the ant is thrown upward
+        "featherstone": lambda: NewtonCfg(solver_cfg=FeatherstoneSolverCfg(), num_substeps=8),
+    },
+    not_offered={
+        "xpbd": (
+            "Newton 1.8's XPBD ignores joint armature and joint damping, so the light MJCF legs (density 5) spin up"
+            " under the 7.5 N m efforts and the ant is thrown meters into the air"
+        )
+    },
+)
+"""Physics of the ant tasks: MuJoCo Warp (default) or Featherstone."""
 
 
 @configclass
@@ -64,9 +63,7 @@ class AntEnvCfg(DirectRLEnvCfg):
     observation_space = 60
     state_space = 0
 
-    sim: SimulationCfg = SimulationCfg(dt=1 / 120, render_interval=2, physics=ant_physics())
-    solver: str = "mjwarp"
-    """Newton solver: ``"mjwarp"`` (MuJoCo Warp, default) or ``"featherstone"``."""
+    sim: SimulationCfg = SimulationCfg(dt=1 / 120, render_interval=2, physics=ANT_PHYSICS.physics())
 
     scene: AntDirectSceneCfg = AntDirectSceneCfg(num_envs=4096, env_spacing=5.0, replicate_physics=True)
 
@@ -90,14 +87,10 @@ class AntEnvCfg(DirectRLEnvCfg):
     angular_velocity_scale: float = 1.0
     contact_force_scale: float = 0.1
 
-    def __post_init__(self):
-        apply_solver(self, ant_physics)
-
 
 def make_ant_direct_env(cfg: AntEnvCfg, render_mode: str | None = None, **kwargs):
-    """Build Isaac Lab's locomotion environment (from ``isaaclab_tasks``) as the ant; solver from ``cfg.solver``."""
+    """Build Isaac Lab's locomotion environment (from ``isaaclab_tasks``) as the ant."""
     from ..locomotion_direct_env import LocomotionMaskResetEnv
 
     check_env_cfg(cfg)
-    apply_solver(cfg, ant_physics)
     return with_nonfinite_guard(LocomotionMaskResetEnv)(cfg, render_mode, **kwargs)

@@ -9,6 +9,7 @@ gym.register(
     kwargs={
         "env_cfg_entry_point": f"{__name__}.cartpole_direct_env_cfg:CartpoleEnvCfg",
         "rsl_rl_cfg_entry_point": f"{__name__}.agents.rsl_rl_ppo_cfg:CartpoleDirectPPORunnerCfg",
+        "physics_presets_entry_point": f"{__name__}.physics_cfg:CARTPOLE_PHYSICS",
     },
 )
 
@@ -19,5 +20,6 @@ gym.register(
     kwargs={
         "env_cfg_entry_point": f"{__name__}.cartpole_manager_env_cfg:CartpoleEnvCfg",
         "rsl_rl_cfg_entry_point": f"{__name__}.agents.rsl_rl_ppo_cfg:CartpolePPORunnerCfg",
+        "physics_presets_entry_point": f"{__name__}.physics_cfg:CARTPOLE_PHYSICS",
     },
 )

@@ -9,11 +9,11 @@ from __future__ import annotations
 import torch
 import warp as wp
 
+from isaaclab_contrib.envs.cartpole_mask_reset import CartpoleMaskResetHooks
 from isaaclab_contrib.envs.graph_step import GraphStepMixin
 from isaaclab_contrib.envs.task_terms import TaskTermsMixin
-from isaaclab_contrib.upstream_envs.cartpole_reset import CartpoleMaskResetHooks
 
-from ..upstream_modules import load_isaaclab_tasks_module
+from ...upstream.modules import load_isaaclab_tasks_module
 from .cartpole_kernels import cartpole_dones_kernel, cartpole_obs_kernel, cartpole_reward_kernel
 
 _upstream = load_isaaclab_tasks_module("core/cartpole/cartpole_direct_env.py", "_isaaclab_tasks_cartpole_direct_env")
@@ -21,7 +21,7 @@ _upstream = load_isaaclab_tasks_module("core/cartpole/cartpole_direct_env.py", "
 
 class CartpoleMaskResetEnv(TaskTermsMixin, CartpoleMaskResetHooks, GraphStepMixin, _upstream.CartpoleEnv):
     """Isaac Lab's ``CartpoleEnv`` with the graph-replayed step of :mod:`..graph_step`, the mask reset of
-    :class:`~isaaclab_contrib.upstream_envs.cartpole_reset.CartpoleMaskResetHooks` and Warp task terms.
+    :class:`~isaaclab_contrib.envs.cartpole_mask_reset.CartpoleMaskResetHooks` and Warp task terms.
 
     ``_get_dones``, ``_get_rewards`` and ``_get_observations`` give upstream's values (configuration fields read at
     each call) from one kernel launch each. Terminations are written into persistent buffers, the time-outs into

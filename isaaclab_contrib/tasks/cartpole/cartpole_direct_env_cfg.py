@@ -15,8 +15,7 @@ from isaaclab_contrib.envs.cfg_checks import check_env_cfg
 from isaaclab_contrib.envs.nonfinite import with_nonfinite_guard
 from isaaclab_newton.sim import GroundPlaneCfg
 
-from ..solver_choice import apply_solver
-from .physics_cfg import cartpole_physics
+from .physics_cfg import CARTPOLE_PHYSICS
 from .robot_cfg import CARTPOLE_CFG
 
 
@@ -40,9 +39,7 @@ class CartpoleEnvCfg(DirectRLEnvCfg):
     observation_space = 4
     state_space = 0
 
-    sim: SimulationCfg = SimulationCfg(dt=1 / 120, render_interval=2, physics=cartpole_physics())
-    solver: str = "mjwarp"
-    """Newton solver: ``"mjwarp"`` (MuJoCo Warp, default), ``"xpbd"`` or ``"featherstone"``."""
+    sim: SimulationCfg = SimulationCfg(dt=1 / 120, render_interval=2, physics=CARTPOLE_PHYSICS.physics())
 
     cart_dof_name = "slider_to_cart"
     pole_dof_name = "cart_to_pole"
@@ -60,14 +57,10 @@ class CartpoleEnvCfg(DirectRLEnvCfg):
     rew_scale_cart_vel = -0.01
     rew_scale_pole_vel = -0.005
 
-    def __post_init__(self):
-        apply_solver(self, cartpole_physics)
-
 
 def make_cartpole_direct_env(cfg: CartpoleEnvCfg, render_mode: str | None = None, **kwargs):
-    """Build Isaac Lab's ``CartpoleEnv`` (from ``isaaclab_tasks``) with ``cfg``; the solver follows ``cfg.solver``."""
+    """Build Isaac Lab's ``CartpoleEnv`` (from ``isaaclab_tasks``) with ``cfg``."""
     from .cartpole_direct_env import CartpoleMaskResetEnv
 
     check_env_cfg(cfg)
-    apply_solver(cfg, cartpole_physics)
     return with_nonfinite_guard(CartpoleMaskResetEnv)(cfg, render_mode, **kwargs)

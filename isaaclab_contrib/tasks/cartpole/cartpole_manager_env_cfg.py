@@ -24,8 +24,7 @@ from isaaclab_contrib.envs.cfg_checks import check_env_cfg
 from isaaclab_contrib.envs.nonfinite import nonfinite_state
 from isaaclab_newton.sim import GroundPlaneCfg
 
-from ..solver_choice import apply_solver
-from .physics_cfg import cartpole_physics
+from .physics_cfg import CARTPOLE_PHYSICS
 from .robot_cfg import CARTPOLE_CFG
 
 
@@ -122,7 +121,7 @@ class TerminationsCfg:
 
 @configclass
 class CartpoleEnvCfg(ManagerBasedRLEnvCfg):
-    """Manager-based cartpole; ``solver`` picks ``"mjwarp"`` (default), ``"xpbd"`` or ``"featherstone"``."""
+    """Manager-based cartpole on the cartpole physics presets (:data:`~.physics_cfg.CARTPOLE_PHYSICS`)."""
 
     scene: CartpoleSceneCfg = CartpoleSceneCfg(num_envs=4096, env_spacing=4.0)
     observations: ObservationsCfg = ObservationsCfg()
@@ -130,20 +129,18 @@ class CartpoleEnvCfg(ManagerBasedRLEnvCfg):
     rewards: RewardsCfg = RewardsCfg()
     terminations: TerminationsCfg = TerminationsCfg()
     events: EventCfg = EventCfg()
-    solver: str = "mjwarp"
 
     def __post_init__(self):
         self.decimation = 2
         self.episode_length_s = 5
         self.sim.dt = 1 / 120
         self.sim.render_interval = self.decimation
-        apply_solver(self, cartpole_physics)
+        self.sim.physics = CARTPOLE_PHYSICS.physics()
 
 
 def make_cartpole_manager_env(cfg: CartpoleEnvCfg, render_mode: str | None = None, **kwargs):
-    """Build :class:`~..manager_based_env.ManagerBasedRLEnvOnNewton` with ``cfg``; the solver is ``cfg.solver``."""
+    """Build :class:`~..manager_based_env.ManagerBasedRLEnvOnNewton` with ``cfg``."""
     from isaaclab_contrib.envs.manager_based_env import ManagerBasedRLEnvOnNewton
 
     check_env_cfg(cfg)
-    apply_solver(cfg, cartpole_physics)
     return ManagerBasedRLEnvOnNewton(cfg, render_mode, **kwargs)

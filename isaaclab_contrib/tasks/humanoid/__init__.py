@@ -9,5 +9,6 @@ gym.register(
     kwargs={
         "env_cfg_entry_point": f"{__name__}.humanoid_direct_env_cfg:HumanoidEnvCfg",
         "rsl_rl_cfg_entry_point": f"{__name__}.agents.rsl_rl_ppo_cfg:HumanoidPPORunnerCfg",
+        "physics_presets_entry_point": f"{__name__}.humanoid_direct_env_cfg:HUMANOID_PHYSICS",
     },
 )

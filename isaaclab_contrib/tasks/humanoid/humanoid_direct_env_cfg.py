@@ -17,27 +17,26 @@ from isaaclab.utils import configclass, replace
 
 from isaaclab_contrib.envs.cfg_checks import check_env_cfg
 from isaaclab_contrib.envs.nonfinite import with_nonfinite_guard
-from isaaclab_newton.physics import FeatherstoneSolverCfg, MJWarpSolverCfg, NewtonCfg
+from isaaclab_newton.physics import FeatherstoneSolverCfg, NewtonCfg
 from isaaclab_newton.sim import GroundPlaneCfg
 
-from ..solver_choice import apply_solver, check_solver_name
+from ..physics_presets import PhysicsPresets, mjwarp_physics
 from .robot_cfg import HUMANOID_CFG, JOINT_GEARS
 
-
-def humanoid_physics(solver: str = "mjwarp") -> NewtonCfg:
-    """Newton configuration of the humanoid task: ``"mjwarp"`` (default) or ``"featherstone"``.
-
-    XPBD is not offered (see :data:`~isaaclab_contrib.tasks.solver_choice.SUPPORTED_SOLVERS`).
-
-    Raises:
-        ValueError: For a solver the humanoid task does not offer.
-    """
-    check_solver_name(solver, task="humanoid")
-    if solver == "featherstone":
-        return NewtonCfg(solver_cfg=FeatherstoneSolverCfg(), num_substeps=4)
-    return NewtonCfg(
-        solver_cfg=MJWarpSolverCfg(njmax=80, nconmax=25, cone="pyramidal", integrator="implicitfast", impratio=1)
-    )
+HUMANOID_PHYSICS = PhysicsPresets(
+    family="humanoid",
+    presets={
+        "mjwarp": lambda: mjwarp_physics(njmax=80, nconmax=25),
+        "featherstone": lambda: NewtonCfg(solver_cfg=FeatherstoneSolverCfg(), num_substeps=4),
+    },
+    not_offered={
+        "xpbd": (
+            "Newton 1.8's XPBD ignores joint armature and joint damping; under random efforts the humanoid's state"
+            " turns NaN within a few steps"
+        )
+    },
+)
+"""Physics of the humanoid task: MuJoCo Warp (default) or Featherstone."""
 
 
 @configclass
@@ -61,9 +60,7 @@ class HumanoidEnvCfg(DirectRLEnvCfg):
     observation_space = 87
     state_space = 0
 
-    sim: SimulationCfg = SimulationCfg(dt=1 / 120, render_interval=2, physics=humanoid_physics())
-    solver: str = "mjwarp"
-    """Newton solver: ``"mjwarp"`` (MuJoCo Warp, default) or ``"featherstone"``."""
+    sim: SimulationCfg = SimulationCfg(dt=1 / 120, render_interval=2, physics=HUMANOID_PHYSICS.physics())
 
     scene: HumanoidDirectSceneCfg = HumanoidDirectSceneCfg(num_envs=4096, env_spacing=5.0, replicate_physics=True)
 
@@ -87,14 +84,10 @@ class HumanoidEnvCfg(DirectRLEnvCfg):
     angular_velocity_scale: float = 0.25
     contact_force_scale: float = 0.01
 
-    def __post_init__(self):
-        apply_solver(self, humanoid_physics)
-
 
 def make_humanoid_direct_env(cfg: HumanoidEnvCfg, render_mode: str | None = None, **kwargs):
-    """Build Isaac Lab's locomotion environment (from ``isaaclab_tasks``) as the humanoid; solver: ``cfg.solver``."""
+    """Build Isaac Lab's locomotion environment (from ``isaaclab_tasks``) as the humanoid."""
     from ..locomotion_direct_env import LocomotionMaskResetEnv
 
     check_env_cfg(cfg)
-    apply_solver(cfg, humanoid_physics)
     return with_nonfinite_guard(LocomotionMaskResetEnv)(cfg, render_mode, **kwargs)

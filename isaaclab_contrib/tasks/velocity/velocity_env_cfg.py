@@ -21,7 +21,7 @@ from isaaclab_contrib.envs.cfg_checks import check_env_cfg
 from isaaclab_contrib.envs.nonfinite import nonfinite_state
 from isaaclab_newton.terrains import NewtonTerrainImporter
 
-from ..upstream_modules import import_isaaclab_tasks_submodule
+from ...upstream.modules import import_isaaclab_tasks_submodule
 from .robot_cfg import G1_CFG, GO1_CFG
 
 _velocity = import_isaaclab_tasks_submodule("core.velocity.velocity_env_cfg")

@@ -6,10 +6,16 @@ torchrun --nproc_per_node 2 scripts/reinforcement_learning/rsl_rl/train.py --tas
     --num_envs 4096 --headless --distributed
 """
 
-from isaaclab_contrib.rl.cli import parse_train_args
+from isaaclab_contrib.app.entry import run_script
+from isaaclab_contrib.app.rl.cli import parse_train_args
 
-if __name__ == "__main__":
+
+def main() -> None:
     args, placement = parse_train_args()  # refuses bad arguments before torch, Warp and Newton are imported
-    from isaaclab_contrib.rl.train import train
+    from isaaclab_contrib.app.rl.train import train
 
     train(args, placement)
+
+
+if __name__ == "__main__":
+    run_script(main)

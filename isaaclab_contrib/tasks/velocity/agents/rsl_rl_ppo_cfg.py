@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...upstream_modules import load_isaaclab_tasks_module
+from ....upstream.modules import load_isaaclab_tasks_module
 
 _go1 = load_isaaclab_tasks_module(
     "contrib/velocity/config/go1/agents/rsl_rl_ppo_cfg.py", "_isaaclab_tasks_velocity_go1_rsl_rl_ppo_cfg"

@@ -1,0 +1,126 @@
+"""The shared command line: arguments refused by name before torch, Warp or Newton load, in every script."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from isaaclab_contrib.app import args as script_args
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPTS = ROOT / "scripts"
+TRAIN = SCRIPTS / "reinforcement_learning" / "rsl_rl" / "train.py"
+PLAY = SCRIPTS / "reinforcement_learning" / "rsl_rl" / "play.py"
+ZERO = SCRIPTS / "environments" / "zero_agent.py"
+TASK_SCRIPTS = [
+    TRAIN,
+    PLAY,
+    ZERO,
+    SCRIPTS / "environments" / "random_agent.py",
+    SCRIPTS / "tools" / "measure_locomotion.py",
+    SCRIPTS / "tools" / "measure_velocity_tracking.py",
+    SCRIPTS / "tools" / "check_soft_lift.py",
+]
+"""Scripts built on the shared parser (``--task`` and the rest)."""
+
+_PROBE = """
+import runpy, sys
+script, *argv = sys.argv[1:]
+sys.argv = [script, *argv]
+try:
+    runpy.run_path(script, run_name="__main__")
+finally:
+    heavy = sorted(m for m in ("torch", "warp", "newton", "isaaclab.sim") if m in sys.modules)
+    print("HEAVY", heavy, file=sys.stderr)
+"""
+
+
+def _answer(script: Path, *argv: str) -> subprocess.CompletedProcess:
+    """Run ``script argv``; assert it answered within 2 s with nothing heavy imported."""
+    start = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-c", _PROBE, str(script), *argv], capture_output=True, text=True, timeout=120, check=False
+    )
+    elapsed = time.perf_counter() - start
+    assert "HEAVY []" in result.stderr, result.stderr[-2000:]
+    assert elapsed < 2.0, f"{script.name} {argv} took {elapsed:.2f} s"
+    return result
+
+
+@pytest.mark.parametrize("script", TASK_SCRIPTS, ids=lambda p: p.name)
+def test_help_is_answered_before_anything_heavy_loads(script):
+    """--help prints the shared and the script's own arguments within 2 s."""
+    result = _answer(script, "--help")
+    assert result.returncode == 0 and "--task" in result.stdout and "--solver" in result.stdout
+
+
+@pytest.mark.parametrize("script", TASK_SCRIPTS, ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--task", "Isaac-Cartpole-Direkt-v0"], "did you mean 'Isaac-Cartpole-Direct-v0'"),
+        (["--task", "Isaac-Cartpole-Direct-v0", "--num_envs", "0"], "must be at least 1, got 0"),
+        (["--task", "Isaac-Cartpole-Direct-v0", "--num_envs", "-3"], "must be at least 1, got -3"),
+        (["--task", "Isaac-Cartpole-Direct-v0", "--device", "gpu"], "unknown device 'gpu'"),
+    ],
+    ids=["unknown-task", "zero-envs", "negative-envs", "unknown-device"],
+)
+def test_bad_arguments_are_refused_by_name(script, argv, message):
+    """Every task script refuses the same bad arguments with the same message, within 2 s."""
+    own = ["--policy", __file__] if script.name.startswith("measure_") else []  # their one required argument
+    result = _answer(script, *argv, *own)
+    assert result.returncode != 0 and message in result.stderr, result.stderr[-2000:]
+
+
+def test_missing_checkpoint_is_refused_before_anything_heavy_loads():
+    """play.py with a checkpoint that does not exist says so within 2 s."""
+    result = _answer(PLAY, "--task", "Isaac-Cartpole-Direct-v0", "--checkpoint", "/nonexistent/model_3.pt")
+    assert result.returncode != 0 and "no such file" in result.stderr
+
+
+def test_play_latest_without_any_run_is_refused_early(tmp_path):
+    """play.py with no trained run under --log_root says to train first."""
+    result = _answer(PLAY, "--task", "Isaac-Cartpole-Direct-v0", "--log_root", str(tmp_path))
+    assert result.returncode != 0 and "train the task first" in result.stderr
+
+
+def test_task_without_agent_names_the_tasks_that_train():
+    """A task without rsl_rl_cfg_entry_point is refused for training, naming the trainable tasks."""
+    with pytest.raises(SystemExit, match=r"registers no rsl_rl agent cfg.*Isaac-Cartpole-Direct-v0"):
+        script_args.check_task("Isaac-Lift-Soft-Franka-v0", agent="rsl_rl")
+
+
+def test_upstream_id_passes_the_check():
+    """An id isaaclab_tasks registers (no version) is accepted."""
+    script_args.check_task("Isaac-Cartpole-Camera-Direct", agent="rsl_rl")
+
+
+def test_preset_token_must_name_presets():
+    """A positional that is not presets=NAME names the expected form."""
+    with pytest.raises(argparse.ArgumentTypeError, match=r"presets=NAME"):
+        script_args.preset_token("depth")
+
+
+def test_env_options_are_make_env_keywords():
+    """The shared arguments map onto make_env's keywords, the task's defaults where not given."""
+    parser = argparse.ArgumentParser(parents=[script_args.shared_parser()])
+    args = parser.parse_args(["--task", "Isaac-Ant-Direct-v0", "--num_envs", "8", "--solver", "featherstone"])
+    assert script_args.env_options(args) == {
+        "num_envs": 8,
+        "device": None,
+        "seed": None,
+        "solver": "featherstone",
+        "presets": (),
+        "verbose": False,
+    }
+
+
+def test_existing_file_refuses_a_missing_path(tmp_path):
+    """--policy of a file that does not exist is refused by its path."""
+    with pytest.raises(argparse.ArgumentTypeError, match="no such file"):
+        script_args.existing_file(str(tmp_path / "policy.pt"))
