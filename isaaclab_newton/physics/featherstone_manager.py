@@ -8,6 +8,9 @@ from newton.solvers import SolverFeatherstone
 from .featherstone_manager_cfg import FeatherstoneSolverCfg
 from .model_checks import unjointed_bodies
 from .newton_manager import NewtonManager
+from .newton_solver_cfg import cfg_kwargs
+
+_KWARGS = ("angular_damping", "update_mass_matrix_interval", "use_tile_gemm", "fuse_cholesky")
 
 
 class NewtonFeatherstoneManager(NewtonManager):
@@ -15,11 +18,8 @@ class NewtonFeatherstoneManager(NewtonManager):
 
     @classmethod
     def _create_solver(cls, model: newton.Model, solver_cfg: FeatherstoneSolverCfg) -> SolverFeatherstone:
-        if solver_cfg.update_mass_matrix_interval < 1:
-            raise ValueError(
-                "FeatherstoneSolverCfg.update_mass_matrix_interval must be >= 1, got"
-                f" {solver_cfg.update_mass_matrix_interval}."
-            )
+        if (interval := solver_cfg.update_mass_matrix_interval) < 1:
+            raise ValueError(f"FeatherstoneSolverCfg.update_mass_matrix_interval must be >= 1, got {interval}.")
         unjointed = unjointed_bodies(model)
         if unjointed:
             raise ValueError(
@@ -27,13 +27,7 @@ class NewtonFeatherstoneManager(NewtonManager):
                 " joint and would not move: attach each with a joint (ModelBuilder.add_body adds a free joint) or"
                 " pick XPBDSolverCfg."
             )
-        return SolverFeatherstone(
-            model,
-            angular_damping=solver_cfg.angular_damping,
-            update_mass_matrix_interval=solver_cfg.update_mass_matrix_interval,
-            use_tile_gemm=solver_cfg.use_tile_gemm,
-            fuse_cholesky=solver_cfg.fuse_cholesky,
-        )
+        return SolverFeatherstone(model, **cfg_kwargs(solver_cfg, _KWARGS))
 
     @classmethod
     def _build_solver(cls, model: newton.Model, solver_cfg: FeatherstoneSolverCfg) -> None:
