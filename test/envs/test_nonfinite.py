@@ -7,13 +7,14 @@ import logging
 import numpy as np
 import pytest
 import torch
+from conftest import TEST_DEVICE
 
 NUM_ENVS = 4
 POISONED = 1
 
 
 def _make(task: str, solver: str = "mjwarp", **physics):
-    """Build ``task`` on CPU with 4 envs, ``solver`` and deterministic (zero-width) reset ranges."""
+    """Build ``task`` on the test device with 4 envs, ``solver`` and deterministic (zero-width) reset ranges."""
     import gymnasium as gym
     from isaaclab.sim import SimulationContext
 
@@ -24,7 +25,7 @@ def _make(task: str, solver: str = "mjwarp", **physics):
     cfg = load_env_cfg(task)
     cfg.solver = solver
     cfg.scene.num_envs = NUM_ENVS
-    cfg.sim.device = "cpu"
+    cfg.sim.device = TEST_DEVICE
     for name, value in physics.items():
         setattr(cfg.sim.physics, name, value)
     if task == "Isaac-Cartpole-Direct-v0":
@@ -130,9 +131,9 @@ def test_manager_based_cartpole_terminates_nan_world():
     env = _make("Isaac-Cartpole-v0")
     try:
         env.reset(seed=0)
-        env.step(torch.zeros(NUM_ENVS, 1))
+        env.step(torch.zeros(NUM_ENVS, 1, device=TEST_DEVICE))
         _poison(2)
-        obs, _, terminated, _, extras = env.step(torch.zeros(NUM_ENVS, 1))
+        obs, _, terminated, _, extras = env.step(torch.zeros(NUM_ENVS, 1, device=TEST_DEVICE))
         assert terminated.tolist() == [False, False, True, False]
         assert int(extras["nan_envs"]) == 1
         assert torch.isfinite(obs["policy"]).all()
@@ -146,7 +147,7 @@ def test_nan_action_zeroed_with_warning(caplog):
     env = _make("Isaac-Cartpole-Direct-v0", nonfinite_log_interval=1)
     try:
         env.reset(seed=0)
-        action = torch.zeros(NUM_ENVS, 1)
+        action = torch.zeros(NUM_ENVS, 1, device=TEST_DEVICE)
         action[0, 0] = float("nan")
         action[1, 0] = -float("inf")
         action[3, 0] = float("inf")
@@ -167,7 +168,7 @@ def test_integer_action_rejected():
     try:
         env.reset(seed=0)
         with pytest.raises(TypeError, match="floating-point action"):
-            env.step(torch.zeros(NUM_ENVS, 1, dtype=torch.int64))
+            env.step(torch.zeros(NUM_ENVS, 1, dtype=torch.int64, device=TEST_DEVICE))
     finally:
         _close(env)
 
@@ -178,9 +179,9 @@ def test_ant_first_observation_after_nan_reset_is_finite():
     env = _make("Isaac-Ant-Direct-v0")
     try:
         env.reset(seed=0)
-        env.step(torch.zeros(NUM_ENVS, 8))
+        env.step(torch.zeros(NUM_ENVS, 8, device=TEST_DEVICE))
         _poison(0)
-        obs, _, terminated, _, extras = env.step(torch.zeros(NUM_ENVS, 8))
+        obs, _, terminated, _, extras = env.step(torch.zeros(NUM_ENVS, 8, device=TEST_DEVICE))
         assert terminated[0] and int(extras["nan_envs"]) == 1
         assert torch.isfinite(obs["policy"]).all()
         _poison(3)
@@ -199,9 +200,9 @@ def test_nonfinite_action_entries_zeroed_and_counted_in_float_dtypes(dtype):
     from isaaclab_contrib.envs.nonfinite import _NonfiniteActionCounter
 
     wp.init()
-    counter = _NonfiniteActionCounter("cpu")
+    counter = _NonfiniteActionCounter(TEST_DEVICE)
     values = [[1.5, float("nan"), -float("inf")], [float("inf"), -0.0, -2.0]]
-    action = torch.tensor(values, dtype=dtype).t()  # transposed: not contiguous
+    action = torch.tensor(values, dtype=dtype, device=TEST_DEVICE).t()  # transposed: not contiguous
     kept = action.clone()
     bad = ~torch.isfinite(kept)
     for _ in range(2):
@@ -221,4 +222,6 @@ def test_action_dtype_without_ieee_infinities_rejected():
 
     wp.init()
     with pytest.raises(TypeError, match="torch.float32"):
-        _NonfiniteActionCounter("cpu").zero_nonfinite(torch.zeros(2, 1, dtype=torch.float8_e4m3fn))
+        _NonfiniteActionCounter(TEST_DEVICE).zero_nonfinite(
+            torch.zeros(2, 1, dtype=torch.float8_e4m3fn, device=TEST_DEVICE)
+        )
