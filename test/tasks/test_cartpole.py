@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from conftest import TEST_DEVICE
 
 
 @pytest.mark.parametrize("task", ["Isaac-Cartpole-Direct-v0", "Isaac-Cartpole-v0"])
@@ -18,7 +19,7 @@ def test_cartpole_steps_300_without_nan(task):
     SimulationContext.clear_instance()
     cfg = load_env_cfg(task)
     cfg.scene.num_envs = 16
-    cfg.sim.device = "cpu"
+    cfg.sim.device = TEST_DEVICE
     env = gym.make(task, cfg=cfg)
     try:
         obs, _ = env.reset(seed=0)
@@ -26,7 +27,7 @@ def test_cartpole_steps_300_without_nan(task):
         assert (obs["policy"].std(dim=0) > 0.05).all(), "reset must randomize cart/pole positions and velocities"
         generator = torch.Generator().manual_seed(0)
         for _ in range(300):
-            action = 2.0 * torch.rand((16, 1), generator=generator) - 1.0
+            action = 2.0 * torch.rand((16, 1), generator=generator).to(TEST_DEVICE) - 1.0
             obs, reward, terminated, truncated, _ = env.step(action)
             assert torch.isfinite(obs["policy"]).all()
             assert torch.isfinite(reward).all()
@@ -49,13 +50,13 @@ def test_cartpole_direct_runs_on_selected_solver(solver, manager):
     cfg = CartpoleEnvCfg()
     cfg.solver = solver
     cfg.scene.num_envs = 4
-    cfg.sim.device = "cpu"
+    cfg.sim.device = TEST_DEVICE
     env = make_cartpole_direct_env(cfg)
     try:
         assert SimulationContext.instance().physics_manager.__name__ == manager
         env.reset()
         for _ in range(50):
-            obs, *_ = env.step(torch.zeros(4, 1))
+            obs, *_ = env.step(torch.zeros(4, 1, device=TEST_DEVICE))
         assert torch.isfinite(obs["policy"]).all()
     finally:
         env.close()

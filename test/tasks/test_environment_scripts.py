@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import TEST_DEVICE
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts" / "environments"
 
@@ -28,7 +29,7 @@ def test_list_envs_shows_registered_tasks():
 
 
 def test_zero_agent_reports_env_steps_per_second():
-    """zero_agent on 4 CPU cartpoles for 320 steps resets every env once (300-step episodes) and reports a rate."""
+    """zero_agent on 4 cartpoles for 320 steps resets every env once (300-step episodes) and reports a rate."""
     out = _run(
         "zero_agent.py",
         "--task",
@@ -36,7 +37,7 @@ def test_zero_agent_reports_env_steps_per_second():
         "--num_envs",
         "4",
         "--device",
-        "cpu",
+        TEST_DEVICE,
         "--steps",
         "320",
         "--seed",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from conftest import TEST_DEVICE
 
 from isaaclab_contrib.tasks.solver_choice import SUPPORTED_SOLVERS
 
@@ -35,7 +36,7 @@ def test_preset_stays_finite_and_bounded(family, solver):
     cfg = load_env_cfg(task)
     cfg.solver = solver
     cfg.scene.num_envs = 16
-    cfg.sim.device = "cpu"
+    cfg.sim.device = TEST_DEVICE
     env = gym.make(task, cfg=cfg)
     try:
         env.reset(seed=0)
@@ -43,7 +44,7 @@ def test_preset_stays_finite_and_bounded(family, solver):
         generator = torch.Generator().manual_seed(0)
         worst = 0.0
         for step in range(300):
-            action = 2.0 * torch.rand((16, num_actions), generator=generator) - 1.0
+            action = 2.0 * torch.rand((16, num_actions), generator=generator).to(TEST_DEVICE) - 1.0
             obs, reward, _, _, extras = env.step(action)
             policy = obs["policy"]
             assert int(extras["nan_envs"]) == 0, f"non-finite world at step {step}"
