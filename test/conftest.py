@@ -58,6 +58,18 @@ def pytest_configure(config):
             )
 
 
+def pytest_collection_modifyitems(config, items):
+    """Move the tests of the files named in ``ISAACLAB_NEWTON_TEST_FIRST`` (space-separated paths from the repository
+    root) to the front, in that order; the rest keep their order.
+
+    ``scripts/ci/gpu_suite.sh`` names the slowest files, so that under pytest-xdist none of them starts last.
+    """
+    first = os.environ.get("ISAACLAB_NEWTON_TEST_FIRST", "").split()
+    if first:
+        rank = {path: index for index, path in enumerate(first)}
+        items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+
+
 @pytest.fixture(scope="session")
 def device() -> str:
     """The test device (:data:`TEST_DEVICE`): ``cpu``, or e.g. ``cuda:0``."""

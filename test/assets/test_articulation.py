@@ -38,7 +38,7 @@ def test_nan_world_recovers_after_reset(cartpole_scene):
     sim, scene, robot = cartpole_scene
     state = NewtonManager.get_state_0()
     q = state.joint_q.numpy()
-    q[robot._binding.coord_indices[1].numpy()] = math.nan
+    q[robot._binding.coord_indices[1].cpu().numpy()] = math.nan
     state.joint_q.assign(q)
     NewtonManager.note_state_write()
     step_scene(sim, scene, 2)

@@ -65,6 +65,7 @@ def run(action: float, steps: int, num_envs: int) -> dict:
             "obs_shape": list(obs["policy"].shape),
             "finite": finite,
             "thrust": multirotor.data.thrust.torch.tolist(),
+            "episode_length": env.unwrapped.episode_length_buf.tolist(),
             "thruster_names": multirotor.thruster_names,
         }
     finally:
