@@ -18,7 +18,7 @@ ISAACLAB_PIN="isaaclab==3.0.0"
 # Runtime dependencies Isaac Lab core needs to import without Isaac Sim (its own pins are not ours).
 CORE_DEPS=(lazy_loader prettytable psutil trimesh scipy h5py hydra-core rich tqdm Jinja2 filelock
            matplotlib pillow newton-usd-schemas)
-OUR_DEPS=(torch gymnasium usd-core rsl-rl-lib imageio imageio-ffmpeg pytest pytest-timeout ruff)
+OUR_DEPS=(torch gymnasium usd-core rsl-rl-lib imageio imageio-ffmpeg pytest pytest-timeout pytest-xdist ruff)
 
 find_python312() {
     local cand

@@ -1,4 +1,9 @@
-"""Shared fixtures: a CPU simulation context per test, torn down afterwards."""
+"""Shared fixtures: a simulation context per test on the test device, torn down afterwards.
+
+The test device is ``ISAACLAB_NEWTON_TEST_DEVICE`` (``cpu`` unless set; ``cuda:0`` runs the suite on a GPU, see
+``scripts/ci/gpu_suite.sh``). Tests take it from :data:`TEST_DEVICE` or the ``device`` fixture; a test that applies
+to one device alone is marked with :func:`cpu_only` or :func:`cuda_only`, whose reason says why.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,66 @@ import pytest
 os.environ.setdefault("WARP_CACHE_PATH", os.path.expanduser("~/.cache/warp"))
 
 TEST_DEVICE = os.environ.get("ISAACLAB_NEWTON_TEST_DEVICE", "cpu")
-"""Device the physics tests run on; set ``ISAACLAB_NEWTON_TEST_DEVICE=cuda:0`` to run them on a GPU."""
+"""Device the tests simulate on; set ``ISAACLAB_NEWTON_TEST_DEVICE=cuda:0`` to run them on a GPU."""
+
+ON_CUDA = TEST_DEVICE.startswith("cuda")
+"""Whether :data:`TEST_DEVICE` is a CUDA device."""
+
+EAGER = {"use_cpu_graph": False, "use_cuda_graph": False}
+"""``NewtonCfg`` fields that make the manager step eagerly on either device (no CPU or CUDA graph replay)."""
+
+
+def cpu_only(reason: str):
+    """Mark a test that applies to the CPU alone: skipped when :data:`TEST_DEVICE` is a CUDA device.
+
+    Args:
+        reason: Why it cannot apply to CUDA (shown in the skip reason).
+    """
+    return pytest.mark.skipif(ON_CUDA, reason=f"CPU only: {reason}")
+
+
+def cuda_only(reason: str):
+    """Mark a test that applies to CUDA alone: skipped when :data:`TEST_DEVICE` is the CPU.
+
+    Args:
+        reason: Why it needs CUDA (shown in the skip reason).
+    """
+    return pytest.mark.skipif(not ON_CUDA, reason=f"CUDA only: {reason}")
+
+
+def pytest_configure(config):
+    """Refuse a CUDA test device that this machine does not have, before any test runs."""
+    if ON_CUDA:
+        import torch
+
+        if not torch.cuda.is_available():
+            raise pytest.UsageError(
+                f"ISAACLAB_NEWTON_TEST_DEVICE={TEST_DEVICE} but torch sees no CUDA device; unset it to test on CPU."
+            )
+        index = torch.device(TEST_DEVICE).index or 0
+        if index >= torch.cuda.device_count():
+            raise pytest.UsageError(
+                f"ISAACLAB_NEWTON_TEST_DEVICE={TEST_DEVICE} but this machine has {torch.cuda.device_count()} CUDA"
+                " device(s)."
+            )
+
+
+def pytest_collection_modifyitems(config, items):
+    """Move the tests of the files named in ``ISAACLAB_NEWTON_TEST_FIRST`` (space-separated paths from the repository
+    root) to the front, in that order; the rest keep their order.
+
+    ``scripts/ci/gpu_suite.sh`` names the slowest files, so that under pytest-xdist none of them starts last.
+    """
+    first = os.environ.get("ISAACLAB_NEWTON_TEST_FIRST", "").split()
+    if first:
+        rank = {path: index for index, path in enumerate(first)}
+        items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+
+
+@pytest.fixture(scope="session")
+def device() -> str:
+    """The test device (:data:`TEST_DEVICE`): ``cpu``, or e.g. ``cuda:0``."""
+    return TEST_DEVICE
 
 
 def new_simulation(physics=None, *, dt: float = 1.0 / 240.0, gravity=(0.0, 0.0, -9.81), device: str = TEST_DEVICE):
@@ -32,7 +96,7 @@ def new_simulation(physics=None, *, dt: float = 1.0 / 240.0, gravity=(0.0, 0.0, 
 
 @pytest.fixture
 def make_sim():
-    """Factory for a CPU ``SimulationContext`` with a ``NewtonCfg``; cleared after the test."""
+    """Factory for a ``SimulationContext`` (on :data:`TEST_DEVICE`) with a ``NewtonCfg``; cleared after the test."""
     from isaaclab.sim import SimulationContext
 
     from isaaclab_newton.physics import NewtonCfg
@@ -221,7 +285,7 @@ def scene_factory():
 
 @pytest.fixture(scope="module")
 def cartpole_scene_factory(scene_factory):
-    """Factory for ``(sim, scene, robot)``: ``num_envs`` cartpoles alone, 3 m apart, dt 1/240 s, on the CPU.
+    """Factory for ``(sim, scene, robot)``: ``num_envs`` cartpoles alone, 3 m apart, dt 1/240 s, on the test device.
 
     ``cartpole_scene_factory(num_envs=..., actuators=None, joint_pos=None, physics=None, gravity=(0, 0, -9.81))``;
     see :func:`cartpole_cfg`. The context is cleared after the module.
@@ -237,7 +301,7 @@ def cartpole_scene_factory(scene_factory):
             robot: ArticulationCfg = cartpole_cfg(actuators=actuators, joint_pos=joint_pos)
 
         scene_cfg = SceneCfg(num_envs=num_envs, env_spacing=3.0)
-        sim, scene = scene_factory(scene_cfg, physics=physics, gravity=gravity, device="cpu")
+        sim, scene = scene_factory(scene_cfg, physics=physics, gravity=gravity)
         return sim, scene, scene["robot"]
 
     return factory
@@ -245,7 +309,7 @@ def cartpole_scene_factory(scene_factory):
 
 @pytest.fixture(scope="module")
 def cube_scene_factory(scene_factory):
-    """Factory for ``num_envs`` free 0.2 m cubes of ``mass`` [kg] resting on a ground plane (MuJoCo Warp, CPU).
+    """Factory for ``num_envs`` free 0.2 m cubes of ``mass`` [kg] resting on a ground plane (MuJoCo Warp, test device).
 
     Returns ``(sim, scene)``; the scene's cube is ``scene["cube"]``. The context is cleared after the module.
     """

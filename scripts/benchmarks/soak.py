@@ -4,24 +4,30 @@ Runs ``--steps`` env steps of ``--num_envs`` envs with uniform random actions in
 steps it writes NaN into the joint velocities of ``--nan_envs`` random envs (what reduced-coordinate solvers such as
 MuJoCo Warp and Featherstone integrate; maximal-coordinate XPBD re-derives them); the manager flags those worlds on
 the device, the task terminates and resets them in the next step. After that step the script checks that every
-injected env was reported in ``extras["nan_envs"]``, terminated, and is finite again (state and observation).
+injected env was reported in ``extras["nan_envs"]``, terminated, and is finite again (state and observation), and
+that the task's non-finite flags named exactly the injected envs (``nan_flagged_others`` counts any other env
+flagged on any step: none may be touched).
 Every ``--reset_every`` steps ``--reset_envs`` random envs are reset through the env's own ``_reset_idx``. The
 process RSS is sampled every ``--rss_every`` steps; growth is measured from the first sample after the warm-up
-(``--warmup`` steps, default 10% of the run) to the last one.
+(``--warmup`` steps, default 10% of the run) to the last one. On CUDA the device memory in use (``cudaMemGetInfo``:
+PyTorch's and Warp's allocations together), PyTorch's allocated bytes and its peak, and Warp's mempool use and peak
+are sampled with it; the device memory in use may grow by at most ``--max_gpu_growth`` after the warm-up.
+``--max_seconds`` ends the run early (the report says so in ``stopped_early``) to fit a time budget.
 
 Tasks with interval pushes (the velocity tasks' ``events.push_robot``) push on their own timers during the run;
 ``--push_interval_s LOW HIGH`` sets that range [s] to push more often. ``nan_survivors`` in the report counts injected
 envs still non-finite after their reset.
 
 Exits with status 1 if any injected NaN survives its reset, an injected env is not detected, a non-injected env
-goes non-finite, or RSS grows by more than ``--max_rss_growth`` (default 5%).
+goes non-finite or is flagged, or RSS (or, on CUDA, device memory in use) grows by more than ``--max_rss_growth``
+(``--max_gpu_growth``), default 5% (1%).
 
 Example (not a CI test; minutes on CPU)::
 
     nice ./isaaclab.sh -p scripts/benchmarks/soak.py --task Isaac-Cartpole-Direct-v0 --num_envs 256 \\
         --steps 10000 --device cpu --json soak.json
     ./isaaclab.sh -p scripts/benchmarks/soak.py --task Isaac-Velocity-Rough-Unitree-Go1-v0 --num_envs 4096 \\
-        --steps 10000 --device cuda:0 --push_interval_s 1 3 --json soak_go1_rough.json
+        --steps 20000 --device cuda:0 --push_interval_s 1 3 --json soak_go1_rough.json
 """
 
 from __future__ import annotations
@@ -48,6 +54,30 @@ def _rss_mib() -> float:
     raise RuntimeError("VmRSS not found in /proc/self/status (the soak needs Linux).")
 
 
+def _gpu_memory_mib(device: str) -> dict[str, float] | None:
+    """Device memory figures [MiB] on CUDA (``None`` on CPU): in use on the device, PyTorch's, Warp's mempool.
+
+    ``device_used`` is the device's total less its free memory (every allocation of the process, PyTorch's caching
+    allocator and Warp's mempool included, plus the CUDA context); ``torch_*`` and ``warp_*`` are those allocators'
+    current and peak use.
+    """
+    if not device.startswith("cuda"):
+        return None
+    import warp as wp
+
+    mib = 1024.0**2
+    free, total = torch.cuda.mem_get_info(device)
+    figures = {
+        "device_used": (total - free) / mib,
+        "torch_allocated": torch.cuda.memory_allocated(device) / mib,
+        "torch_peak": torch.cuda.max_memory_allocated(device) / mib,
+    }
+    if wp.is_mempool_enabled(device):
+        figures["warp_mempool"] = wp.get_mempool_used_mem_current(device) / mib
+        figures["warp_mempool_peak"] = wp.get_mempool_used_mem_high(device) / mib
+    return {name: round(value, 1) for name, value in figures.items()}
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--task", default="Isaac-Cartpole-Direct-v0", help="Registered task name.")
@@ -62,6 +92,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--rss_every", type=positive_int, default=500, help="Steps between RSS samples.")
     parser.add_argument("--warmup", type=int, default=None, help="Steps before the RSS baseline (default 10%%).")
     parser.add_argument("--max_rss_growth", type=float, default=0.05, help="Allowed RSS growth after warm-up.")
+    parser.add_argument(
+        "--max_gpu_growth", type=float, default=0.01, help="Allowed device-memory growth after warm-up (CUDA)."
+    )
+    parser.add_argument(
+        "--max_seconds", type=float, default=None, help="Stop stepping after this many seconds (report stopped_early)."
+    )
     parser.add_argument(
         "--push_interval_s",
         type=float,
@@ -124,13 +160,18 @@ def main() -> int:
         "nan_detected": 0,
         "nan_recovered": 0,
         "nan_survivors": 0,
+        "nan_flagged_others": 0,
+        "stopped_early": None,
         "failures": [],
         "rss_mib": [],
+        "gpu_mib": [],
     }
+    world_flags = None
     env.reset(seed=args.seed)
     start = time.perf_counter()
     pending: np.ndarray | None = None
     baseline = None
+    gpu_baseline = None
     with torch.inference_mode():
         for step in range(1, args.steps + 1):
             if step % args.nan_every == 0:
@@ -145,6 +186,18 @@ def main() -> int:
             report["env_resets"] += int(done.sum())
             detected = int(extras.get("nan_envs", 0))
             report["nan_detected"] += detected
+            world_flags = getattr(unwrapped, "_nonfinite_world_flags", world_flags)
+            if world_flags is None:
+                report["failures"].append(f"step {step}: {args.task} keeps no non-finite world flags")
+            else:
+                flagged = set(np.flatnonzero(world_flags.mask.cpu().numpy()).tolist())
+                injected = set() if pending is None else {int(world) for world in pending}
+                others = sorted(flagged - injected)
+                report["nan_flagged_others"] += len(others)
+                if others or flagged != injected:
+                    report["failures"].append(
+                        f"step {step}: flagged envs {sorted(flagged)[:8]}, injected {sorted(injected)[:8]}"
+                    )
             finite_obs = torch.isfinite(obs["policy"]).all(dim=-1).cpu().numpy()
             expected = 0 if pending is None else len(pending)
             if detected != expected:
@@ -166,18 +219,27 @@ def main() -> int:
                 ids = rng.choice(args.num_envs, size=args.reset_envs, replace=False)
                 unwrapped._reset_idx(torch.as_tensor(ids, device=unwrapped.device))
                 report["forced_resets"] += len(ids)
-            if step == warmup or step % args.rss_every == 0 or step == args.steps:
+            out_of_time = args.max_seconds is not None and time.perf_counter() - start > args.max_seconds
+            if step == warmup or step % args.rss_every == 0 or step == args.steps or out_of_time:
                 sample = {
                     "step": step,
                     "rss_mib": round(_rss_mib(), 1),
                     "elapsed_s": round(time.perf_counter() - start, 1),
                 }
                 report["rss_mib"].append(sample)
+                gpu = _gpu_memory_mib(args.device)
+                if gpu is not None:
+                    report["gpu_mib"].append({"step": step, **gpu})
                 if step == warmup:
                     baseline = sample["rss_mib"]
-                print(f"[soak] step {step}: RSS {sample['rss_mib']} MiB, {sample['elapsed_s']} s", flush=True)
+                    gpu_baseline = gpu
+                gpu_text = "" if gpu is None else f", device memory in use {gpu['device_used']} MiB"
+                print(f"[soak] step {step}: RSS {sample['rss_mib']} MiB{gpu_text}, {sample['elapsed_s']} s", flush=True)
             report["steps"] = step
             if len(report["failures"]) > 20:
+                break
+            if out_of_time:
+                report["stopped_early"] = f"--max_seconds {args.max_seconds} reached after {step} of {args.steps} steps"
                 break
     elapsed = time.perf_counter() - start
     env.close()
@@ -195,6 +257,20 @@ def main() -> int:
     )
     if growth > args.max_rss_growth:
         report["failures"].append(f"RSS grew {100 * growth:.2f}% after warm-up (limit {100 * args.max_rss_growth}%)")
+    gpu_text = ""
+    if report["gpu_mib"]:
+        gpu_baseline = gpu_baseline or report["gpu_mib"][0]
+        gpu_final = report["gpu_mib"][-1]
+        gpu_growth = (gpu_final["device_used"] - gpu_baseline["device_used"]) / gpu_baseline["device_used"]
+        report.update(gpu_baseline_mib=gpu_baseline, gpu_final_mib=gpu_final, gpu_growth=round(gpu_growth, 4))
+        gpu_text = (
+            f"; device memory in use {gpu_baseline['device_used']} -> {gpu_final['device_used']} MiB"
+            f" ({100 * gpu_growth:+.2f}%), torch peak {gpu_baseline['torch_peak']} -> {gpu_final['torch_peak']} MiB"
+        )
+        if gpu_growth > args.max_gpu_growth:
+            report["failures"].append(
+                f"device memory in use grew {100 * gpu_growth:.2f}% after warm-up (limit {100 * args.max_gpu_growth}%)"
+            )
     report["nan_survivors"] = report["nan_injected"] - report["nan_recovered"]
     if report["nan_recovered"] != report["nan_injected"]:
         report["failures"].append(
@@ -205,9 +281,12 @@ def main() -> int:
         f"[soak] {report['steps']} steps x {args.num_envs} envs in {elapsed:.1f} s; env resets {report['env_resets']}"
         f" (forced {report['forced_resets']}); NaN injected {report['nan_injected']},"
         f" detected {report['nan_detected']},"
-        f" recovered {report['nan_recovered']}, survivors {report['nan_survivors']};"
-        f" RSS {baseline} -> {final} MiB ({100 * growth:+.2f}%)"
+        f" recovered {report['nan_recovered']}, survivors {report['nan_survivors']},"
+        f" other envs flagged {report['nan_flagged_others']};"
+        f" RSS {baseline} -> {final} MiB ({100 * growth:+.2f}%){gpu_text}"
     )
+    if report["stopped_early"]:
+        print(f"[soak] stopped early: {report['stopped_early']}")
     for failure in report["failures"]:
         print(f"[soak] FAIL {failure}")
     if args.json:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import torch
-from conftest import implicit_cartpole_actuators
+from conftest import TEST_DEVICE, implicit_cartpole_actuators
 
 
 def _drive(cartpole_scene_factory) -> tuple[torch.Tensor, ...]:
@@ -19,8 +19,8 @@ def _drive(cartpole_scene_factory) -> tuple[torch.Tensor, ...]:
     cart, pole = robot.joint_names.index("slider_to_cart"), robot.joint_names.index("cart_to_pole")
     command = robot.actuators.target_command
     for k in range(10):
-        command.set_position_index(value=torch.full((4, 1), 0.05 * k), joint_ids=[pole])
-        command.set_effort_index(value=torch.linspace(-1.0, 1.0, 4)[:, None] * k, joint_ids=[cart])
+        command.set_position_index(value=torch.full((4, 1), 0.05 * k, device=TEST_DEVICE), joint_ids=[pole])
+        command.set_effort_index(value=torch.linspace(-1.0, 1.0, 4, device=TEST_DEVICE)[:, None] * k, joint_ids=[cart])
         scene.write_data_to_sim()
         sim.step(render=False)
         scene.update(sim.get_physics_dt())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from conftest import TEST_DEVICE
 
 NUM_ENVS = 4
 MAX_DELAY = 6
@@ -26,7 +27,7 @@ def delayed_cartpoles():
 
         def reset(self, env_ids):
             if not hasattr(self, "resets"):
-                self.resets = torch.zeros(self._num_envs, dtype=torch.int64)
+                self.resets = torch.zeros(self._num_envs, dtype=torch.int64, device=TEST_DEVICE)
             self.resets[env_ids] += 1
 
     robot_cfg = replace(CARTPOLE_CFG, prim_path="{ENV_REGEX_NS}/Robot")
@@ -45,7 +46,7 @@ def delayed_cartpoles():
 
     SimulationContext.clear_instance()
     sim_cfg = SimulationCfg(
-        dt=1 / 240, device="cpu", physics=NewtonCfg(solver_cfg=MJWarpSolverCfg()), use_newton_actuators=False
+        dt=1 / 240, device=TEST_DEVICE, physics=NewtonCfg(solver_cfg=MJWarpSolverCfg()), use_newton_actuators=False
     )
     sim = SimulationContext(sim_cfg)
     scene = InteractiveScene(SceneCfg(num_envs=NUM_ENVS, env_spacing=3.0))
@@ -72,7 +73,7 @@ def test_mask_reset_of_env_2_redraws_its_delay_and_keeps_the_others(delayed_cart
     lags_before = [b.time_lags.clone() for b in buffers]
     pushes_before = [b.num_pushes.clone() for b in buffers]
     assert all((p > 0).all() for p in pushes_before)
-    mask = torch.tensor([False, False, True, False])
+    mask = torch.tensor([False, False, True, False], device=TEST_DEVICE)
     torch.manual_seed(3)
     monkeypatch.setattr(cart, "reset", lambda env_ids: pytest.fail(f"delayed group reset by index {env_ids}"))
     robot.reset(env_mask=mask)

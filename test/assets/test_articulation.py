@@ -6,7 +6,7 @@ import math
 
 import pytest
 import torch
-from conftest import cartpole_cfg, implicit_cartpole_actuators, step_scene
+from conftest import TEST_DEVICE, cartpole_cfg, implicit_cartpole_actuators, step_scene
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +22,7 @@ def test_position_target_moves_joint_there(cartpole_scene):
     """A pole target of 0.5 rad (PD 400/40, pole 1 kg at 0.47 m) is reached within 0.03 rad after 2 s."""
     sim, scene, robot = cartpole_scene
     pole, _ = robot.find_joints("cart_to_pole")
-    target = torch.full((4, 1), 0.5)
+    target = torch.full((4, 1), 0.5, device=TEST_DEVICE)
     robot.actuators.target_command.set_position_index(value=target, joint_ids=pole)
     step_scene(sim, scene, 480)
     angle = robot.data.joint_pos.torch[:, pole[0]]
@@ -38,12 +38,12 @@ def test_nan_world_recovers_after_reset(cartpole_scene):
     sim, scene, robot = cartpole_scene
     state = NewtonManager.get_state_0()
     q = state.joint_q.numpy()
-    q[robot._binding.coord_indices[1].numpy()] = math.nan
+    q[robot._binding.coord_indices[1].cpu().numpy()] = math.nan
     state.joint_q.assign(q)
     NewtonManager.note_state_write()
     step_scene(sim, scene, 2)
     assert torch.isnan(robot.data.joint_pos.torch[1]).any()
-    env = torch.tensor([1])
+    env = torch.tensor([1], device=TEST_DEVICE)
     robot.reset(env)
     robot.write_joint_position_to_sim_index(position=robot.data.default_joint_pos.torch[env], env_ids=env)
     robot.write_joint_velocity_to_sim_index(velocity=robot.data.default_joint_vel.torch[env], env_ids=env)
@@ -76,7 +76,7 @@ def test_explicit_pd_actuator_drives_joint_through_efforts():
 
     SimulationContext.clear_instance()
     # the offline spawners author no joint prims for core's NewtonActuator USD path: run explicit models eagerly
-    sim_cfg = SimulationCfg(dt=1 / 240, device="cpu", physics=NewtonCfg(), use_newton_actuators=False)
+    sim_cfg = SimulationCfg(dt=1 / 240, device=TEST_DEVICE, physics=NewtonCfg(), use_newton_actuators=False)
     sim = SimulationContext(sim_cfg)
     try:
         scene = InteractiveScene(SceneCfg(num_envs=2, env_spacing=3.0))
@@ -85,7 +85,9 @@ def test_explicit_pd_actuator_drives_joint_through_efforts():
         pole, _ = robot.find_joints("cart_to_pole")
         # explicit groups leave the solver drive off: zero gains in the model
         assert robot.data.joint_stiffness.torch[:, pole[0]].tolist() == [0.0, 0.0]
-        robot.actuators.target_command.set_position_index(value=torch.full((2, 1), 0.5), joint_ids=pole)
+        robot.actuators.target_command.set_position_index(
+            value=torch.full((2, 1), 0.5, device=TEST_DEVICE), joint_ids=pole
+        )
         step_scene(sim, scene, 480)
         angle = robot.data.joint_pos.torch[:, pole[0]]
         assert torch.allclose(angle, torch.full_like(angle, 0.5), atol=0.03), angle

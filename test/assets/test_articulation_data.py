@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 import warp as wp
-from conftest import step_scene
+from conftest import TEST_DEVICE, step_scene
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +41,7 @@ def test_defaults_limits_and_actuator_gains(cartpoles):
 def test_root_and_body_poses_at_env_origins(cartpoles):
     """The fixed root sits at env origin + (0, 0, 2) m; body CoM of the pole is 0.47 m along its axis."""
     _, scene, robot = cartpoles
-    expected = scene.env_origins + torch.tensor([0.0, 0.0, 2.0])
+    expected = scene.env_origins + torch.tensor([0.0, 0.0, 2.0], device=TEST_DEVICE)
     torch.testing.assert_close(robot.data.root_link_pos_w.torch, expected, atol=1e-5, rtol=0)
     pole_com_b = robot.data.body_com_pos_b.torch[0, 2]
     assert pole_com_b.tolist() == pytest.approx([0.0, 0.0, 0.47], abs=1e-5)
@@ -57,10 +57,10 @@ def test_fixed_base_root_pose_write_moves_robot(cartpoles):
     sim, scene, robot = cartpoles
     before = robot.data.body_link_pos_w.torch.clone()
     pose = robot.data.default_root_pose.torch.clone()
-    pose[:, :3] += scene.env_origins + torch.tensor([0.0, 0.0, 1.0])
+    pose[:, :3] += scene.env_origins + torch.tensor([0.0, 0.0, 1.0], device=TEST_DEVICE)
     robot.write_root_pose_to_sim_index(root_pose=pose)
-    robot.write_joint_position_to_sim_index(position=torch.zeros(2, 2))
-    robot.write_joint_velocity_to_sim_index(velocity=torch.zeros(2, 2))
+    robot.write_joint_position_to_sim_index(position=torch.zeros(2, 2, device=TEST_DEVICE))
+    robot.write_joint_velocity_to_sim_index(velocity=torch.zeros(2, 2, device=TEST_DEVICE))
     step_scene(sim, scene, 1)
     lift = robot.data.body_link_pos_w.torch[..., 2] - before[..., 2]
     assert lift.flatten().tolist() == pytest.approx([1.0] * 6, abs=1e-3)
@@ -69,14 +69,18 @@ def test_fixed_base_root_pose_write_moves_robot(cartpoles):
 def test_joint_writes_and_state(cartpoles):
     """Index and mask writes set joint positions/velocities; a pole released at 0.1 rad from upright falls further."""
     sim, scene, robot = cartpoles
-    robot.write_joint_position_to_sim_index(position=torch.tensor([[0.5]]), joint_ids=[0], env_ids=[1])
+    robot.write_joint_position_to_sim_index(
+        position=torch.tensor([[0.5]], device=TEST_DEVICE), joint_ids=[0], env_ids=[1]
+    )
     assert robot.data.joint_pos.torch[1, 0].item() == pytest.approx(0.5)
-    mask_env = torch.tensor([True, False])
+    mask_env = torch.tensor([True, False], device=TEST_DEVICE)
     robot.write_joint_velocity_to_sim_mask(
-        velocity=torch.full((2, 2), 0.25), env_mask=wp.from_torch(mask_env), joint_mask=None
+        velocity=torch.full((2, 2), 0.25, device=TEST_DEVICE), env_mask=wp.from_torch(mask_env), joint_mask=None
     )
     assert robot.data.joint_vel.torch[:, 0].tolist() == pytest.approx([0.25, 0.0])
-    robot.write_joint_state_to_sim(torch.tensor([[0.0, 0.1]] * 2), torch.zeros(2, 2))
+    robot.write_joint_state_to_sim(
+        torch.tensor([[0.0, 0.1]] * 2, device=TEST_DEVICE), torch.zeros(2, 2, device=TEST_DEVICE)
+    )
     step_scene(sim, scene, 60)
     assert (robot.data.joint_pos.torch[:, 1] > 0.15).all(), "the pole must fall away from upright under gravity"
     assert torch.isfinite(robot.data.joint_acc.torch).all()
@@ -89,11 +93,15 @@ def test_joint_property_writes_reach_model(cartpoles):
     _, _, robot = cartpoles
     model = NewtonManager.get_model()
     dof = robot._binding.dof_indices[1, 1].item()
-    robot.write_joint_stiffness_to_sim_index(stiffness=torch.tensor([[7.0]]), joint_ids=[1], env_ids=[1])
+    robot.write_joint_stiffness_to_sim_index(
+        stiffness=torch.tensor([[7.0]], device=TEST_DEVICE), joint_ids=[1], env_ids=[1]
+    )
     robot.write_joint_armature_to_sim_index(armature=0.01, joint_ids=[1], env_ids=[1])
     robot.write_joint_friction_coefficient_to_sim_index(joint_friction_coeff=0.2, joint_ids=[1], env_ids=[1])
     robot.write_joint_effort_limit_to_sim_index(limits=50.0, joint_ids=[1], env_ids=[1])
-    robot.write_joint_position_limit_to_sim_index(limits=torch.tensor([[[-1.0, 1.0]]]), joint_ids=[1], env_ids=[1])
+    robot.write_joint_position_limit_to_sim_index(
+        limits=torch.tensor([[[-1.0, 1.0]]], device=TEST_DEVICE), joint_ids=[1], env_ids=[1]
+    )
     assert model.joint_target_ke.numpy()[dof] == pytest.approx(7.0)
     assert model.joint_armature.numpy()[dof] == pytest.approx(0.01)
     assert model.joint_friction.numpy()[dof] == pytest.approx(0.2)
@@ -107,6 +115,6 @@ def test_unsupported_members_raise_naming_themselves(cartpoles):
     """Unsupported members raise NotImplementedError with their own name."""
     _, _, robot = cartpoles
     with pytest.raises(NotImplementedError, match="Articulation.set_fixed_tendon_stiffness_index"):
-        robot.set_fixed_tendon_stiffness_index(stiffness=torch.ones(2, 0))
+        robot.set_fixed_tendon_stiffness_index(stiffness=torch.ones(2, 0, device=TEST_DEVICE))
     assert robot.num_fixed_tendons == 0
     assert robot.data.fixed_tendon_stiffness.torch.shape == (2, 0)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 import warp as wp
-from conftest import cartpole_cfg, rigid_box_cfg, step_scene
+from conftest import TEST_DEVICE, cartpole_cfg, rigid_box_cfg, step_scene
 
 NUM_ENVS = 4
 
@@ -28,7 +28,7 @@ def cartpoles_and_cubes(scene_factory):
         robot: ArticulationCfg = cartpole_cfg()
         cube = rigid_box_cfg("Cube", pos=(1.5, 0.0, 0.1))
 
-    return scene_factory(SceneCfg(num_envs=NUM_ENVS, env_spacing=4.0), dt=1 / 120, device="cpu")
+    return scene_factory(SceneCfg(num_envs=NUM_ENVS, env_spacing=4.0), dt=1 / 120, device=TEST_DEVICE)
 
 
 def _count_computes(data, name: str) -> list[int]:
@@ -53,12 +53,16 @@ def test_root_pose_write_is_visible_in_derived_reads(cartpoles_and_cubes):
     pose = cube.data.root_link_pose_w.torch.clone()
     pose[:, 2] += 0.5
     half = 0.5 * yaw
-    pose[:, 3:] = torch.tensor([math.sin(half), 0.0, 0.0, math.cos(half)])  # 90 deg about x
+    pose[:, 3:] = torch.tensor([math.sin(half), 0.0, 0.0, math.cos(half)], device=TEST_DEVICE)  # 90 deg about x
     cube.write_root_pose_to_sim_index(root_pose=pose)
-    np.testing.assert_allclose(cube.data.root_com_pos_w.torch.numpy(), pose[:, :3].numpy(), atol=1e-5)
-    np.testing.assert_allclose(cube.data.body_link_pos_w.torch[:, 0].numpy(), pose[:, :3].numpy(), atol=1e-5)
+    np.testing.assert_allclose(cube.data.root_com_pos_w.torch.cpu().numpy(), pose[:, :3].cpu().numpy(), atol=1e-5)
+    np.testing.assert_allclose(
+        cube.data.body_link_pos_w.torch[:, 0].cpu().numpy(), pose[:, :3].cpu().numpy(), atol=1e-5
+    )
     # gravity (0, 0, -1) seen from a frame rotated 90 deg about x points along -y of that frame
-    np.testing.assert_allclose(cube.data.projected_gravity_b.torch.numpy(), [[0.0, -1.0, 0.0]] * NUM_ENVS, atol=1e-5)
+    np.testing.assert_allclose(
+        cube.data.projected_gravity_b.torch.cpu().numpy(), [[0.0, -1.0, 0.0]] * NUM_ENVS, atol=1e-5
+    )
 
 
 def test_joint_write_moves_bodies_on_next_read(cartpoles_and_cubes):
@@ -73,7 +77,7 @@ def test_joint_write_moves_bodies_on_next_read(cartpoles_and_cubes):
     robot.write_joint_position_to_sim_index(position=joint_pos)
     assert torch.allclose(robot.data.joint_pos.torch, joint_pos)
     moved = robot.data.body_link_pos_w.torch[:, cart] - before
-    assert torch.allclose(moved.norm(dim=-1), torch.full((NUM_ENVS,), 0.7), atol=1e-5)
+    assert torch.allclose(moved.norm(dim=-1), torch.full((NUM_ENVS,), 0.7, device=TEST_DEVICE), atol=1e-5)
 
 
 def test_skip_forward_joint_write_leaves_body_reads_until_a_plain_write(cartpoles_and_cubes):
@@ -87,9 +91,9 @@ def test_skip_forward_joint_write_leaves_body_reads_until_a_plain_write(cartpole
     joint_pos[:, slider] += 0.3
     robot.write_joint_position_to_sim_index(position=joint_pos, skip_forward=True)
     torch.testing.assert_close(robot.data.body_link_pos_w.torch[:, cart], before)
-    robot.write_joint_velocity_to_sim_index(velocity=torch.zeros(NUM_ENVS, robot.num_joints))
+    robot.write_joint_velocity_to_sim_index(velocity=torch.zeros(NUM_ENVS, robot.num_joints, device=TEST_DEVICE))
     moved = robot.data.body_link_pos_w.torch[:, cart] - before
-    assert torch.allclose(moved.norm(dim=-1), torch.full((NUM_ENVS,), 0.3), atol=1e-5)
+    assert torch.allclose(moved.norm(dim=-1), torch.full((NUM_ENVS,), 0.3, device=TEST_DEVICE), atol=1e-5)
 
 
 def test_skip_forward_root_write_leaves_root_reads_until_forward(cartpoles_and_cubes):
@@ -140,34 +144,36 @@ def test_reset_of_env_2_leaves_other_worlds_bit_identical(cartpoles_and_cubes):
     robot, cube = scene["robot"], scene["cube"]
     step_scene(sim, scene, 10)
     state = NewtonManager.get_state_0()
-    rows = np.concatenate((robot._binding.body_indices.numpy(), cube._binding.body_indices.numpy()), axis=1)
+    rows = np.concatenate((robot._binding.body_indices.cpu().numpy(), cube._binding.body_indices.cpu().numpy()), axis=1)
     others = [0, 1, 3]
 
     def snapshot():
         body_q, body_qd = state.body_q.numpy(), state.body_qd.numpy()
-        q = state.joint_q.numpy()[robot._binding.coord_indices.numpy()]
+        q = state.joint_q.numpy()[robot._binding.coord_indices.cpu().numpy()]
         return body_q[rows[others]].copy(), body_qd[rows[others]].copy(), q[others].copy()
 
     before = snapshot()
     robot.reset(env_ids=[2])
     cube.reset(env_ids=[2])
-    cube.write_root_velocity_to_sim_index(root_velocity=torch.ones(1, 6), env_ids=[2])
+    cube.write_root_velocity_to_sim_index(root_velocity=torch.ones(1, 6, device=TEST_DEVICE), env_ids=[2])
     robot.write_joint_position_to_sim_index(
-        position=torch.tensor([[0.3, 0.2]]), env_ids=torch.tensor([2]), skip_forward=False
+        position=torch.tensor([[0.3, 0.2]], device=TEST_DEVICE),
+        env_ids=torch.tensor([2], device=TEST_DEVICE),
+        skip_forward=False,
     )
     _ = robot.data.body_link_pose_w.torch  # forces the queued (masked) FK
     for a, b in zip(before, snapshot(), strict=True):
         np.testing.assert_array_equal(a, b)
-    mask = torch.zeros(NUM_ENVS, dtype=torch.bool)
+    mask = torch.zeros(NUM_ENVS, dtype=torch.bool, device=TEST_DEVICE)
     mask[2] = True
     robot.reset(env_mask=mask)
     cube.reset(env_mask=mask)
-    cube.write_root_velocity_to_sim_mask(root_velocity=torch.zeros(NUM_ENVS, 6), env_mask=mask)
-    robot.write_joint_position_to_sim_mask(position=torch.full((NUM_ENVS, 2), -0.4), env_mask=mask)
+    cube.write_root_velocity_to_sim_mask(root_velocity=torch.zeros(NUM_ENVS, 6, device=TEST_DEVICE), env_mask=mask)
+    robot.write_joint_position_to_sim_mask(position=torch.full((NUM_ENVS, 2), -0.4, device=TEST_DEVICE), env_mask=mask)
     _ = robot.data.body_link_pose_w.torch
     for a, b in zip(before, snapshot(), strict=True):
         np.testing.assert_array_equal(a, b)
-    assert torch.allclose(robot.data.joint_pos.torch[2], torch.tensor([-0.4, -0.4]))
+    assert torch.allclose(robot.data.joint_pos.torch[2], torch.tensor([-0.4, -0.4], device=TEST_DEVICE))
 
 
 def test_root_buffers_match_torch_from_body_state(cartpoles_and_cubes):
@@ -179,8 +185,8 @@ def test_root_buffers_match_torch_from_body_state(cartpoles_and_cubes):
     pose = cube.data.root_link_pose_w.torch.clone()
     pose[:, 2] += 1.0
     half = 0.3
-    pose[:, 3:] = torch.tensor([math.sin(half), 0.0, 0.0, math.cos(half)])
-    twist = torch.tensor([[0.5, -0.2, 1.0, 0.3, 2.0, -1.0]]).repeat(pose.shape[0], 1)
+    pose[:, 3:] = torch.tensor([math.sin(half), 0.0, 0.0, math.cos(half)], device=TEST_DEVICE)
+    twist = torch.tensor([[0.5, -0.2, 1.0, 0.3, 2.0, -1.0]], device=TEST_DEVICE).repeat(pose.shape[0], 1)
     cube.write_root_pose_to_sim_index(root_pose=pose)
     cube.write_root_velocity_to_sim_index(root_velocity=twist)
     step_scene(sim, scene, 3)

@@ -6,7 +6,7 @@ import math
 
 import pytest
 import torch
-from conftest import step_scene
+from conftest import TEST_DEVICE, step_scene
 
 G = 9.81  # [m/s^2]
 
@@ -29,21 +29,23 @@ def cubes(cube_scene_factory):
 
 def _rest(scene, cube, z: float = 0.1) -> None:
     """Put every cube at rest, level, ``z`` [m] above its env origin; clear wrenches."""
-    pose = torch.tensor([0.0, 0.0, z, 0.0, 0.0, 0.0, 1.0]).repeat(scene.num_envs, 1)
+    pose = torch.tensor([0.0, 0.0, z, 0.0, 0.0, 0.0, 1.0], device=TEST_DEVICE).repeat(scene.num_envs, 1)
     pose[:, :3] += scene.env_origins
     cube.reset()
     cube.write_root_pose_to_sim_index(root_pose=pose)
-    cube.write_root_velocity_to_sim_index(root_velocity=torch.zeros(scene.num_envs, 6))
+    cube.write_root_velocity_to_sim_index(root_velocity=torch.zeros(scene.num_envs, 6, device=TEST_DEVICE))
 
 
 def test_mass_write_decides_lift_off(cubes):
     """An upward 1.5 m g force lifts the 1 kg cubes and not the one written to 2 kg (env 1)."""
     sim, scene, cube = cubes
     default = cube.data.body_mass.torch.clone()
-    cube.set_masses_index(masses=torch.tensor([[2.0]]), env_ids=torch.tensor([1]))
+    cube.set_masses_index(
+        masses=torch.tensor([[2.0]], device=TEST_DEVICE), env_ids=torch.tensor([1], device=TEST_DEVICE)
+    )
     assert cube.data.body_mass.torch[:, 0].tolist() == pytest.approx([1.0, 2.0, 1.0])
     _rest(scene, cube)
-    force = torch.tensor([0.0, 0.0, 1.5 * G]).repeat(3, 1, 1)
+    force = torch.tensor([0.0, 0.0, 1.5 * G], device=TEST_DEVICE).repeat(3, 1, 1)
     cube.permanent_wrench_composer.set_forces_and_torques_index(
         forces=force, torques=torch.zeros_like(force), is_global=True
     )
@@ -60,7 +62,10 @@ def test_mass_mask_write_changes_masked_env_only(cubes):
     """The mask form writes the masked env's row and keeps the others."""
     _, _, cube = cubes
     default = cube.data.body_mass.torch.clone()
-    cube.set_masses_mask(masses=torch.full((3, 1), 5.0), env_mask=torch.tensor([False, False, True]))
+    cube.set_masses_mask(
+        masses=torch.full((3, 1), 5.0, device=TEST_DEVICE),
+        env_mask=torch.tensor([False, False, True], device=TEST_DEVICE),
+    )
     assert cube.data.body_mass.torch[:, 0].tolist() == pytest.approx([1.0, 1.0, 5.0])
     cube.set_masses_index(masses=default)
 
@@ -73,7 +78,7 @@ def test_inertia_write_halves_angular_acceleration(cubes):
     _rest(scene, cube, z=1.0)
     i_zz = 1.0 * 0.2**2 / 6.0  # solid cube about its axis [kg m^2]
     tau = 0.01  # [N m]
-    torque = torch.tensor([0.0, 0.0, tau]).repeat(3, 1, 1)
+    torque = torch.tensor([0.0, 0.0, tau], device=TEST_DEVICE).repeat(3, 1, 1)
     cube.permanent_wrench_composer.set_forces_and_torques_index(
         forces=torch.zeros_like(torque), torques=torque, is_global=True
     )
@@ -95,7 +100,9 @@ def test_com_write_tips_only_an_unsupported_cube(cubes):
     coms[1, 0, 0] += 0.05
     coms[2, 0, 0] += 0.15
     cube.set_coms_index(coms=coms[1:], env_ids=[1, 2])
-    torch.testing.assert_close(cube.data.body_com_pos_b.torch[:, 0, 0], torch.tensor([0.0, 0.05, 0.15]))
+    torch.testing.assert_close(
+        cube.data.body_com_pos_b.torch[:, 0, 0], torch.tensor([0.0, 0.05, 0.15], device=TEST_DEVICE)
+    )
     _rest(scene, cube, z=0.1 + 1e-3)
     step_scene(sim, scene, 240)  # 1 s
     up_z = 1.0 - 2.0 * (cube.data.root_link_quat_w.torch[:, 0] ** 2 + cube.data.root_link_quat_w.torch[:, 1] ** 2)
@@ -110,6 +117,6 @@ def test_com_write_rejects_rotated_frames(cubes):
     """Newton's CoM frame is body-aligned: a CoM pose with a rotation is refused with a message naming the fix."""
     _, _, cube = cubes
     coms = cube.data.body_com_pose_b.torch.clone()
-    coms[..., 3:] = torch.tensor([0.0, 0.0, math.sin(0.25), math.cos(0.25)])
+    coms[..., 3:] = torch.tensor([0.0, 0.0, math.sin(0.25), math.cos(0.25)], device=TEST_DEVICE)
     with pytest.raises(ValueError, match="set_inertias"):
         cube.set_coms_index(coms=coms)

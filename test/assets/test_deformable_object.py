@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from conftest import step_scene
+from conftest import TEST_DEVICE, step_scene
 
 DT = 1.0 / 120.0  # [s]
 SIZE = 0.1  # cube edge [m]
@@ -102,7 +102,7 @@ def test_masked_reset_restores_only_env_1_without_host_sync(soft_scene, monkeypa
     assert torch.equal(after[0], before[0])
     assert not torch.allclose(before[1], default[1], atol=1e-3), "the cube must have moved before the reset"
     with pytest.raises(ValueError, match=r"env_mask must be a bool mask of shape \(2,\)"):
-        cube.reset(env_mask=torch.ones(3, dtype=torch.bool))
+        cube.reset(env_mask=torch.ones(3, dtype=torch.bool, device=TEST_DEVICE))
 
 
 def test_pinned_node_stays_put(soft_scene):
@@ -118,7 +118,7 @@ def test_pinned_node_stays_put(soft_scene):
     step_scene(sim, scene, 60)
     pos = cube.data.nodal_pos_w.torch
     assert torch.equal(pos[1, top], pinned)
-    others = torch.ones(27, dtype=torch.bool)
+    others = torch.ones(27, dtype=torch.bool, device=TEST_DEVICE)
     others[top] = False
     assert (start[1, others, 2] - pos[1, others, 2]).max().item() > 1e-3, "free nodes must sag under gravity"
     assert cube.data.root_pos_w.torch[0, 2].item() < 0.07, "the unpinned env-0 cube falls to the ground"
@@ -153,11 +153,11 @@ def test_nodal_state_write_lands_in_that_env(soft_scene):
     state = cube.data.nodal_state_w.torch.clone()
     new = state[1:].clone()
     new[..., 0] += 0.02
-    new[..., 3:] = torch.tensor([0.0, 0.0, 0.5])
+    new[..., 3:] = torch.tensor([0.0, 0.0, 0.5], device=TEST_DEVICE)
     cube.write_nodal_state_to_sim_index(new, env_ids=[1])
     after = cube.data.nodal_state_w.torch
     assert torch.equal(after[1], new[0]) and torch.equal(after[0], state[0])
-    assert torch.allclose(cube.data.root_vel_w.torch[1], torch.tensor([0.0, 0.0, 0.5]))
+    assert torch.allclose(cube.data.root_vel_w.torch[1], torch.tensor([0.0, 0.0, 0.5], device=TEST_DEVICE))
     _free_all(cube)
 
 

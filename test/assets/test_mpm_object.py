@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 import warp as wp
-from conftest import sand_cfg, step_scene
+from conftest import TEST_DEVICE, sand_cfg, step_scene
 
 DT = 1.0 / 120.0  # [s]
 GRAVITY = 9.81  # [m/s^2]
@@ -191,6 +191,6 @@ def test_masked_reset_rejects_a_wrong_mask(sand_scene):
     """A mask that is not (num_envs,) bool is refused with the expected shape named."""
     _, _, sand = sand_scene
     with pytest.raises(ValueError, match=r"env_mask must be a bool mask of shape \(2,\)"):
-        sand.reset(env_mask=torch.ones(3, dtype=torch.bool))
+        sand.reset(env_mask=torch.ones(3, dtype=torch.bool, device=TEST_DEVICE))
     with pytest.raises(ValueError, match=r"env_mask must be a bool mask"):
-        sand.reset(env_mask=torch.ones(2, dtype=torch.int32))
+        sand.reset(env_mask=torch.ones(2, dtype=torch.int32, device=TEST_DEVICE))

@@ -6,6 +6,7 @@ import math
 
 import pytest
 import torch
+from conftest import TEST_DEVICE
 from controllers import multirotor_scene as ms
 
 
@@ -42,23 +43,23 @@ def test_thrust_of_twice_the_weight_accelerates_up_at_g(scene_dir):
     sim, scene, robot = ms.make_scene(ms.multirotor_cfg(scene_dir, rps=ms.hover_speed(per_rotor)))
     ms.step(sim, scene, 100, _hold(robot, ms.full(per_rotor, 2)))
     vel = robot.data.root_lin_vel_w.torch
-    assert torch.allclose(vel[:, 2] / 0.5, torch.full((2,), ms.GRAVITY), rtol=0.01), vel
+    assert torch.allclose(vel[:, 2] / 0.5, torch.full((2,), ms.GRAVITY, device=TEST_DEVICE), rtol=0.01), vel
     assert vel[:, :2].abs().max() < 1e-4
 
 
 @pytest.mark.parametrize(("axis", "torque"), [(0, 0.01), (2, 0.004)])
 def test_differential_thrust_gives_the_allocated_angular_acceleration(scene_dir, axis, torque):
     """Thrusts allocated for (m g, tau) along roll or yaw spin the quadrotor up at tau / I (within 2 %)."""
-    wrench = torch.zeros(6)
+    wrench = torch.zeros(6, device=TEST_DEVICE)
     wrench[2], wrench[3 + axis] = ms.total_mass() * ms.GRAVITY, torque
     probe_sim, _, probe = ms.make_scene(ms.multirotor_cfg(scene_dir), num_envs=1)
     thrusts = probe.allocate(wrench[None]).reshape(-1).tolist()
     sim, scene, robot = ms.make_scene(ms.multirotor_cfg(scene_dir, rps=0.0, init_state=_state(thrusts)))
     steps = 10
-    ms.step(sim, scene, steps, _hold(robot, torch.tensor([thrusts, thrusts])))
+    ms.step(sim, scene, steps, _hold(robot, torch.tensor([thrusts, thrusts], device=TEST_DEVICE)))
     alpha = robot.data.root_ang_vel_w.torch[:, axis] / (steps * ms.DT)
     expected = torque / ms.composite_inertia()[axis]
-    assert torch.allclose(alpha, torch.full((2,), expected), rtol=0.02), (alpha, expected)
+    assert torch.allclose(alpha, torch.full((2,), expected, device=TEST_DEVICE), rtol=0.02), (alpha, expected)
 
 
 def _state(thrusts: list[float]):
@@ -78,7 +79,8 @@ def test_allocation_matrix_is_derived_from_the_rotor_bodies(scene_dir):
             [y for _, y in ms.ROTORS.values()],
             [-x for x, _ in ms.ROTORS.values()],
             [d * ms.RATIO for d in ms.DIRECTIONS],
-        ]
+        ],
+        device=TEST_DEVICE,
     )
     assert torch.allclose(robot.allocation_matrix, expected, atol=1e-6)
 
@@ -119,8 +121,8 @@ def test_reset_restores_default_rotor_speeds(scene_dir):
     speed = ms.hover_speed(1.0)
     sim, scene, robot = ms.make_scene(ms.multirotor_cfg(scene_dir, rps=speed))
     ms.step(sim, scene, 20, _hold(robot, ms.full(6.0, 2)))
-    robot.reset(torch.tensor([1]))
+    robot.reset(torch.tensor([1], device=TEST_DEVICE))
     speeds = robot.data.rotor_speed.torch
-    assert torch.allclose(speeds[1], torch.full((4,), speed))
+    assert torch.allclose(speeds[1], torch.full((4,), speed, device=TEST_DEVICE))
     assert bool((speeds[0] > 1.5 * speed).all())
     assert math.isclose(float(robot.data.thrust_target.torch[1, 0]), 1.0, rel_tol=1e-5)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
-from conftest import rigid_box_cfg, step_scene
+from conftest import TEST_DEVICE, rigid_box_cfg, step_scene
 
 G = 9.81
 HALF = 0.1  # box half extent [m]
@@ -31,7 +31,7 @@ def boxes(scene_factory):
             }
         )
 
-    sim, scene = scene_factory(SceneCfg(num_envs=2, env_spacing=3.0), dt=DT, device="cpu")
+    sim, scene = scene_factory(SceneCfg(num_envs=2, env_spacing=3.0), dt=DT, device=TEST_DEVICE)
     return sim, scene, scene["boxes"]
 
 
@@ -54,10 +54,12 @@ def test_free_box_falls_with_g_and_resting_box_stays(boxes):
     vel = collection.data.body_com_lin_vel_w.torch
     origins = scene.env_origins
     # semi-implicit Euler trails the analytic drop by g t dt / 2; allow one step's worth
-    torch.testing.assert_close(pos[:, 0, 2], torch.full((2,), DROP - 0.5 * G * t * t), atol=G * t * DT, rtol=0)
-    torch.testing.assert_close(vel[:, 0, 2], torch.full((2,), -G * t), atol=2e-3, rtol=0)
+    torch.testing.assert_close(
+        pos[:, 0, 2], torch.full((2,), DROP - 0.5 * G * t * t, device=TEST_DEVICE), atol=G * t * DT, rtol=0
+    )
+    torch.testing.assert_close(vel[:, 0, 2], torch.full((2,), -G * t, device=TEST_DEVICE), atol=2e-3, rtol=0)
     torch.testing.assert_close(pos[:, 1, :2], origins[:, :2], atol=1e-3, rtol=0)
-    torch.testing.assert_close(pos[:, 1, 2], torch.full((2,), HALF), atol=3e-3, rtol=0)
+    torch.testing.assert_close(pos[:, 1, 2], torch.full((2,), HALF, device=TEST_DEVICE), atol=3e-3, rtol=0)
     assert float(vel[:, 1].abs().max()) < 1e-2
 
 
@@ -67,7 +69,7 @@ def test_pose_write_moves_one_object_in_one_env(boxes):
     before = collection.data.body_link_pos_w.torch.clone()
     target = before[1, 1].clone()
     target[2] = 1.0
-    pose = torch.cat((target, torch.tensor([0.0, 0.0, 0.0, 1.0]))).reshape(1, 1, 7)
+    pose = torch.cat((target, torch.tensor([0.0, 0.0, 0.0, 1.0], device=TEST_DEVICE))).reshape(1, 1, 7)
     collection.write_body_pose_to_sim_index(body_poses=pose, env_ids=[1], body_ids=[1])
     after = collection.data.body_link_pos_w.torch
     torch.testing.assert_close(after[1, 1], target, atol=1e-6, rtol=0)
@@ -82,9 +84,9 @@ def test_velocity_mask_write_sets_one_object(boxes):
     _, _, collection = boxes
     before = collection.data.body_com_vel_w.torch.clone()
     full = before.clone()
-    full[0, 0] = torch.tensor([1.0, 0.0, 0.5, 0.0, 0.0, 2.0])
-    env_mask = wp.array([True, False], dtype=wp.bool, device="cpu")
-    body_mask = wp.array([True, False], dtype=wp.bool, device="cpu")
+    full[0, 0] = torch.tensor([1.0, 0.0, 0.5, 0.0, 0.0, 2.0], device=TEST_DEVICE)
+    env_mask = wp.array([True, False], dtype=wp.bool, device=TEST_DEVICE)
+    body_mask = wp.array([True, False], dtype=wp.bool, device=TEST_DEVICE)
     collection.write_body_velocity_to_sim_mask(body_velocities=full, env_mask=env_mask, body_mask=body_mask)
     after = collection.data.body_com_vel_w.torch
     torch.testing.assert_close(after[0, 0], full[0, 0], atol=1e-6, rtol=0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import usd_cartpole_cfg
+from conftest import TEST_DEVICE, usd_cartpole_cfg
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +22,7 @@ def cloned_scene(scene_factory):
         ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg())
         robot = usd_cartpole_cfg()
 
-    _, scene = scene_factory(SceneCfg(num_envs=4, env_spacing=3.0), dt=1 / 120, device="cpu")
+    _, scene = scene_factory(SceneCfg(num_envs=4, env_spacing=3.0), dt=1 / 120)
     return scene, NewtonManager.get_model(), NewtonManager.get_state_0()
 
 
@@ -38,7 +38,7 @@ def test_four_worlds_hold_four_times_the_bodies(cloned_scene):
 def test_worlds_sit_at_env_origins(cloned_scene):
     """Each world's root body is at its env origin plus the asset's initial offset (0, 0, 2) m."""
     scene, model, state = cloned_scene
-    origins = scene.env_origins.numpy()
+    origins = scene.env_origins.cpu().numpy()
     roots = state.body_q.numpy().reshape(4, 3, 7)[:, 0, :3]
     np.testing.assert_allclose(roots, origins + np.array([0.0, 0.0, 2.0]), atol=1e-5)
     spacing = np.linalg.norm(origins[0] - origins[1])
@@ -73,7 +73,9 @@ def test_spawn_variants_fill_their_worlds():
 
     SimulationContext.clear_instance()
     sim = SimulationContext(
-        SimulationCfg(dt=1 / 120, device="cpu", gravity=(0.0, 0.0, 0.0), physics=NewtonCfg(solver_cfg=XPBDSolverCfg()))
+        SimulationCfg(
+            dt=1 / 120, device=TEST_DEVICE, gravity=(0.0, 0.0, 0.0), physics=NewtonCfg(solver_cfg=XPBDSolverCfg())
+        )
     )
     try:
         scene = InteractiveScene(SceneCfg(num_envs=4, env_spacing=2.0))
@@ -81,8 +83,8 @@ def test_spawn_variants_fill_their_worlds():
         obj = scene["obj"]
         masses = obj.data.body_mass.torch[:, 0].tolist()
         assert sorted(masses) == pytest.approx([1.0, 1.0, 3.0, 3.0])
-        expected = scene.env_origins.numpy() + np.array([0.0, 0.0, 1.0], dtype=np.float32)
-        np.testing.assert_allclose(obj.data.root_link_pos_w.torch.numpy(), expected, atol=1e-5)
+        expected = scene.env_origins.cpu().numpy() + np.array([0.0, 0.0, 1.0], dtype=np.float32)
+        np.testing.assert_allclose(obj.data.root_link_pos_w.torch.cpu().numpy(), expected, atol=1e-5)
         labels = NewtonManager.get_model().body_label
         assert labels == [f"/World/envs/env_{i}/Object" for i in range(4)]
     finally:

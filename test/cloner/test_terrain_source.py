@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from conftest import TEST_DEVICE
 
 RADIUS = 0.1  # [m]
 # per sub-terrain column: where on the tile the ball is dropped, relative to the tile's origin [m]
@@ -84,7 +85,7 @@ def _build(
         num_substeps=num_substeps,
         collision_decimation=collision_decimation,
     )
-    sim = SimulationContext(SimulationCfg(dt=1 / 240, device="cpu", physics=physics))
+    sim = SimulationContext(SimulationCfg(dt=1 / 240, device=TEST_DEVICE, physics=physics))
     scene = InteractiveScene(SceneCfg(num_envs=generator.num_cols, env_spacing=2.0))
     return sim, scene
 
@@ -147,8 +148,8 @@ def _drop_and_settle(sim, scene, steps: int = 144, *, lift: float = 0.05) -> tup
     z = _height_below(surface, xy) + RADIUS + lift
     ball = scene["ball"]
     pose = np.concatenate([xy, z[:, None], np.tile([0.0, 0.0, 0.0, 1.0], (len(xy), 1))], axis=1)
-    ball.write_root_pose_to_sim_index(root_pose=torch.tensor(pose, dtype=torch.float32))
-    ball.write_root_velocity_to_sim_index(root_velocity=torch.zeros(len(xy), 6))
+    ball.write_root_pose_to_sim_index(root_pose=torch.tensor(pose, dtype=torch.float32, device=TEST_DEVICE))
+    ball.write_root_velocity_to_sim_index(root_velocity=torch.zeros(len(xy), 6, device=TEST_DEVICE))
     for _ in range(steps):
         scene.write_data_to_sim()
         sim.step(render=False)

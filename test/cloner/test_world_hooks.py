@@ -27,7 +27,7 @@ def _build_scene(num_envs: int = NUM_ENVS):
         ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg())
         robot = usd_cartpole_cfg()
 
-    sim = new_simulation(NewtonCfg(solver_cfg=FeatherstoneSolverCfg()), dt=1 / 120, device="cpu")
+    sim = new_simulation(NewtonCfg(solver_cfg=FeatherstoneSolverCfg()), dt=1 / 120)
     return sim, InteractiveScene(SceneCfg(num_envs=num_envs, env_spacing=SPACING))
 
 
@@ -64,7 +64,7 @@ def test_hook_runs_once_per_env_inside_its_world(hooked_scene):
     _, scene, calls, _ = hooked_scene
     assert [c[0] for c in calls] == list(range(NUM_ENVS))
     assert [c[1] for c in calls] == list(range(NUM_ENVS))
-    np.testing.assert_allclose(np.stack([c[2] for c in calls]), scene.env_origins.numpy(), atol=1e-6)
+    np.testing.assert_allclose(np.stack([c[2] for c in calls]), scene.env_origins.cpu().numpy(), atol=1e-6)
     np.testing.assert_allclose(calls[0][3], [0.0, 0.0, 0.0, 1.0])
 
 
@@ -77,7 +77,7 @@ def test_hook_bodies_belong_to_their_world_and_fall_at_g(hooked_scene):
     spheres = [i for i, label in enumerate(labels) if str(label).endswith("hook_sphere")]
     assert model.body_world.numpy()[spheres].tolist() == list(range(NUM_ENVS))
     q0 = manager.get_state_0().body_q.numpy()[spheres, :3]
-    np.testing.assert_allclose(q0, scene.env_origins.numpy() + [0.0, 0.0, 5.0], atol=1e-5)
+    np.testing.assert_allclose(q0, scene.env_origins.cpu().numpy() + [0.0, 0.0, 5.0], atol=1e-5)
     steps = 24
     for _ in range(steps):
         sim.step(render=False)
@@ -105,7 +105,7 @@ def test_copy_of_clone_source_is_posed_as_authored_then_moved():
     try:
         sim, scene = _build_scene(num_envs=2)
         sim.reset()
-        origin = scene.env_origins.numpy()[0]
+        origin = scene.env_origins.cpu().numpy()[0]
         authored = copy_newton_clone_source("/World/envs/env_0/Robot").finalize(device="cpu")
         assert authored.body_count == 3 and authored.world_count <= 1
         root = newton.Model.state(authored).body_q.numpy()[0, :3]

@@ -6,6 +6,7 @@ import math
 import pathlib
 
 import torch
+from conftest import TEST_DEVICE
 
 BASE_MASS = 1.0
 """Base body mass [kg]."""
@@ -124,7 +125,7 @@ def make_scene(robot_cfg, *, num_envs: int = 2):
 
     SimulationContext.clear_instance()
     sim_cfg = SimulationCfg(
-        dt=DT, device="cpu", gravity=(0.0, 0.0, -GRAVITY), physics=NewtonCfg(solver_cfg=MJWarpSolverCfg())
+        dt=DT, device=TEST_DEVICE, gravity=(0.0, 0.0, -GRAVITY), physics=NewtonCfg(solver_cfg=MJWarpSolverCfg())
     )
     sim = SimulationContext(sim_cfg)
     scene = InteractiveScene(SceneCfg(num_envs=num_envs, env_spacing=2.0))
@@ -144,4 +145,4 @@ def step(sim, scene, steps: int, before_step=None) -> None:
 
 def full(value: float, num_envs: int, count: int = 4) -> torch.Tensor:
     """A float32 (num_envs, count) tensor filled with ``value``."""
-    return torch.full((num_envs, count), float(value), dtype=torch.float32)
+    return torch.full((num_envs, count), float(value), dtype=torch.float32, device=TEST_DEVICE)

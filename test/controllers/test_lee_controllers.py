@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from conftest import TEST_DEVICE
 
 from . import multirotor_scene as ms
 
@@ -34,8 +35,8 @@ def test_velocity_controller_drives_the_velocity_error_to_zero(hovering):
 
     sim, scene, robot = hovering
     cfg = LeeVelControllerCfg(**GAINS)
-    controller = cfg.class_type(cfg, robot, 2, "cpu")
-    command = torch.tensor([[1.0, -0.5, 0.5, 0.0]] * 2)
+    controller = cfg.class_type(cfg, robot, 2, TEST_DEVICE)
+    command = torch.tensor([[1.0, -0.5, 0.5, 0.0]] * 2, device=TEST_DEVICE)
     initial = command[:, :3].norm(dim=-1)
     _fly(sim, scene, robot, controller, command, 600)
     error = (command[:, :3] - robot.data.root_lin_vel_w.torch).norm(dim=-1)
@@ -47,10 +48,10 @@ def test_velocity_controller_tracks_the_yaw_rate_command(hovering):
     from isaaclab_contrib.controllers import LeeVelController, LeeVelControllerCfg
 
     sim, scene, robot = hovering
-    controller = LeeVelController(LeeVelControllerCfg(**GAINS), robot, 2, "cpu")
-    _fly(sim, scene, robot, controller, torch.tensor([[0.0, 0.0, 0.0, 0.5]] * 2), 600)
+    controller = LeeVelController(LeeVelControllerCfg(**GAINS), robot, 2, TEST_DEVICE)
+    _fly(sim, scene, robot, controller, torch.tensor([[0.0, 0.0, 0.0, 0.5]] * 2, device=TEST_DEVICE), 600)
     rate = robot.data.root_ang_vel_w.torch[:, 2]
-    assert torch.allclose(rate, torch.full((2,), 0.5), rtol=0.05), rate
+    assert torch.allclose(rate, torch.full((2,), 0.5, device=TEST_DEVICE), rtol=0.05), rate
 
 
 def test_position_controller_reaches_the_set_point(hovering):
@@ -59,9 +60,9 @@ def test_position_controller_reaches_the_set_point(hovering):
 
     sim, scene, robot = hovering
     cfg = LeePosControllerCfg(K_pos_range=((2.5, 2.5, 1.5), (3.5, 3.5, 2.0)), **GAINS)
-    controller = LeePosController(cfg, robot, 2, "cpu")
-    target = robot.data.root_pos_w.torch + torch.tensor([0.5, 0.0, 0.5])
-    command = torch.cat((target, torch.zeros(2, 1)), -1)
+    controller = LeePosController(cfg, robot, 2, TEST_DEVICE)
+    target = robot.data.root_pos_w.torch + torch.tensor([0.5, 0.0, 0.5], device=TEST_DEVICE)
+    command = torch.cat((target, torch.zeros(2, 1, device=TEST_DEVICE)), -1)
     _fly(sim, scene, robot, controller, command, 800)
     error = (target - robot.data.root_pos_w.torch).norm(dim=-1)
     assert bool((error < 0.03).all()), error
@@ -74,4 +75,4 @@ def test_malformed_gain_range_raises(hovering):
     _, _, robot = hovering
     cfg = LeeVelControllerCfg(**{**GAINS, "K_vel_range": ((3.0, 3.0, 3.0), (1.0, 1.0, 1.0))})
     with pytest.raises(ValueError, match="LeeVelControllerCfg.K_vel_range"):
-        LeeVelController(cfg, robot, 2, "cpu")
+        LeeVelController(cfg, robot, 2, TEST_DEVICE)

@@ -18,10 +18,11 @@ STEP_NAMES = (
 )
 
 
-def _make_scene(
-    coupling_mode: str, *, use_cpu_graph: bool = False, before_reset=None, observables=(), soft_contact_cfg=None
-):
-    """A 1 kg, 0.1 m rigid box resting 1 cm above a 0.2 x 0.2 x 0.1 m soft block (E 1e5 Pa) on the ground."""
+def _make_scene(coupling_mode: str, *, graph: bool = False, before_reset=None, observables=(), soft_contact_cfg=None):
+    """A 1 kg, 0.1 m rigid box resting 1 cm above a 0.2 x 0.2 x 0.1 m soft block (E 1e5 Pa) on the ground.
+
+    ``graph`` replays the substep loop from a graph (a CPU or CUDA graph on the test device); else it steps eagerly.
+    """
     from isaaclab.scene import InteractiveScene
 
     from isaaclab_contrib.custom_coupling import CoupledMJWarpVBDSolverCfg
@@ -34,7 +35,8 @@ def _make_scene(
     physics = NewtonCfg(
         solver_cfg=solver_cfg,
         num_substeps=2,
-        use_cpu_graph=use_cpu_graph,
+        use_cpu_graph=graph,
+        use_cuda_graph=graph,
         observables=tuple(observables),
         soft_contact_cfg=soft_contact_cfg or NewtonSoftContactCfg(),
     )
@@ -53,7 +55,7 @@ def test_two_way_block_holds_box_and_pushes_back():
     from isaaclab_contrib.custom_coupling import NewtonCoupledMJWarpVBDManager
     from isaaclab_newton.physics import NewtonManager
 
-    sim, scene = _make_scene("two_way", use_cpu_graph=True, observables=("contact_f", "body_qdd"))
+    sim, scene = _make_scene("two_way", graph=True, observables=("contact_f", "body_qdd"))
     assert NewtonManager.uses_graph()
     assert NewtonManager.get_observables().body_qdd is not None, "body kinds go to MuJoCo Warp"
     assert NewtonManager.get_observables().contact_f is None, "contact_f goes to VBD"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import torch
+from conftest import TEST_DEVICE
 
 DIRECT_TASKS = ["Isaac-Cartpole-Direct-v0", "Isaac-Ant-Direct-v0", "Isaac-Humanoid-Direct-v0"]
 
@@ -25,8 +26,9 @@ FIXED_RESET = {
 }
 
 
-def _make_env(task: str, num_envs: int, *, mask_on_cpu: bool = True, device: str = "cpu", **overrides):
-    """Build ``task`` on ``device`` with ``num_envs`` envs and cfg overrides; the unwrapped env, mask path opted in."""
+def _make_env(task: str, num_envs: int, *, mask_on_cpu: bool = True, device: str = TEST_DEVICE, **overrides):
+    """Build ``task`` on ``device`` (the test device by default) with ``num_envs`` envs and cfg overrides; the
+    unwrapped env, mask path opted in on CPU."""
     import gymnasium as gym
     from isaaclab.sim import SimulationContext
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import TEST_DEVICE
 
 
 @pytest.mark.parametrize("num_envs", [0, -1, 2.0])
@@ -12,7 +13,7 @@ def test_direct_cartpole_rejects_bad_num_envs(num_envs):
 
     cfg = CartpoleEnvCfg()
     cfg.scene.num_envs = num_envs
-    cfg.sim.device = "cpu"
+    cfg.sim.device = TEST_DEVICE
     with pytest.raises(ValueError, match=r"scene.num_envs must be an integer >= 1"):
         make_cartpole_direct_env(cfg)
 

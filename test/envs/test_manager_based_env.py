@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import torch
+from conftest import TEST_DEVICE, cpu_only
 
 from .conftest import FIXED_RESET, _close, _make_env, assert_same_trajectories, record_step
 
@@ -22,7 +23,7 @@ def _trajectory(mask_reset: bool, steps: int = 9) -> list[dict[str, torch.Tensor
         assert (env.mask_reset_unavailable_reason() is None) is mask_reset
         env.cfg.episode_length_s = 3 * env.step_dt
         env.reset(seed=0)
-        env.episode_length_buf[:] = torch.tensor([0, 1, 2, 0])
+        env.episode_length_buf[:] = torch.tensor([0, 1, 2, 0], device=TEST_DEVICE)
         generator = torch.Generator().manual_seed(1)
         out = []
         for _ in range(steps):
@@ -37,6 +38,7 @@ def _trajectory(mask_reset: bool, steps: int = 9) -> list[dict[str, torch.Tensor
         _close(env)
 
 
+@cpu_only("core's index-reset step is the CPU reset path (mask_reset_on_cpu=False); CUDA envs always reset by mask")
 def test_mask_reset_step_matches_core_step():
     """Nine steps with resets: returns, episode logs, state and counters equal core's index-reset step."""
     core, masked = _trajectory(mask_reset=False), _trajectory(mask_reset=True)
@@ -51,9 +53,9 @@ def test_reset_events_sample_in_range_and_keep_other_envs():
         env.reset(seed=0)
         robot = env.scene["robot"]
         for _ in range(3):
-            env.step(torch.full((16, 1), 0.5))
+            env.step(torch.full((16, 1), 0.5, device=TEST_DEVICE))
         before_pos, before_vel = robot.data.joint_pos.torch.clone(), robot.data.joint_vel.torch.clone()
-        mask = torch.tensor([True] * 12 + [False] * 4)
+        mask = torch.tensor([True] * 12 + [False] * 4, device=TEST_DEVICE)
         env._reset_mask.copy_(mask)
         env._reset_masked(env._reset_mask)
         pos, vel = robot.data.joint_pos.torch, robot.data.joint_vel.torch
@@ -66,7 +68,7 @@ def test_reset_events_sample_in_range_and_keep_other_envs():
                 low, high = term.params[key]
                 assert ((values >= low - 1e-6) & (values <= high + 1e-6)).all(), f"{key} outside [{low}, {high}]"
                 assert values.std() > 0.3 * (high - low) / math.sqrt(12.0), "samples must differ between envs"
-        assert torch.equal(env.action_manager.action[mask], torch.zeros((12, 1)))
+        assert torch.equal(env.action_manager.action[mask], torch.zeros((12, 1), device=TEST_DEVICE))
     finally:
         _close(env)
 
@@ -88,7 +90,7 @@ def test_reset_event_without_mask_form_steps_through_core():
         env.reset(seed=0)
         calls.clear()
         for _ in range(4):
-            env.step(torch.zeros((4, 1)))
+            env.step(torch.zeros((4, 1), device=TEST_DEVICE))
         assert calls == [4, 4], "core's path resets every env at each time-out, through the event"
     finally:
         _close(env)
@@ -109,15 +111,17 @@ def test_reset_event_with_its_own_mask_form_resets_by_mask():
     nudge.mask_form = nudge_mask
     term = EventTermCfg(func=nudge, mode="reset", params={"offset": 0.1})
     env = _make_env(TASK, 4, **{"events.nudge": term})
+    # eager steps on CUDA too: the test counts the Python calls of the mask form, which graph replays do not make
+    env.capture_env_step = env.capture_mask_reset = False
     try:
         assert env.mask_reset_unavailable_reason() is None
         env.cfg.episode_length_s = 3 * env.step_dt
         env.reset(seed=0)
-        env.episode_length_buf[:] = torch.tensor([0, 1, 2, 0])
+        env.episode_length_buf[:] = torch.tensor([0, 1, 2, 0], device=TEST_DEVICE)
         masks.clear()
         index_calls.clear()
         for _ in range(3):
-            env.step(torch.zeros((4, 1)))
+            env.step(torch.zeros((4, 1), device=TEST_DEVICE))
         assert index_calls == [], "steps reset by mask only"
         assert [mask.tolist() for mask in masks] == [  # 3-step episodes from lengths 0, 1, 2, 0
             [False, False, True, False],

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 import torch
+from conftest import TEST_DEVICE
 
 NUM_ENVS = 6
 DT = 0.02
@@ -24,16 +25,16 @@ def _velocity_command(**cfg_fields):
     cfg = UniformVelocityCommandCfg(
         asset_name="robot", resampling_time_range=(10.0, 10.0), ranges=ranges, **(fields | cfg_fields)
     )
-    lin_vel = torch.tensor([[0.3, 0.0, 0.0]]).repeat(NUM_ENVS, 1)
+    lin_vel = torch.tensor([[0.3, 0.0, 0.0]], device=TEST_DEVICE).repeat(NUM_ENVS, 1)
     data = SimpleNamespace(
         root_lin_vel_b=SimpleNamespace(torch=lin_vel),
-        root_ang_vel_b=SimpleNamespace(torch=torch.zeros(NUM_ENVS, 3)),
-        heading_w=SimpleNamespace(torch=torch.zeros(NUM_ENVS)),
+        root_ang_vel_b=SimpleNamespace(torch=torch.zeros(NUM_ENVS, 3, device=TEST_DEVICE)),
+        heading_w=SimpleNamespace(torch=torch.zeros(NUM_ENVS, device=TEST_DEVICE)),
     )
     registry = SimpleNamespace(clear_debug_vis_callback=lambda term: None)
     env = SimpleNamespace(
         num_envs=NUM_ENVS,
-        device="cpu",
+        device=TEST_DEVICE,
         scene={"robot": SimpleNamespace(data=data)},
         sim=SimpleNamespace(vis_marker_registry=registry),
         extras={},
@@ -47,7 +48,7 @@ def _pair(**cfg_fields):
 
     core = _velocity_command(**cfg_fields)
     core.reset()
-    core.time_left[:] = torch.tensor([5.0, 0.01, 5.0, 5.0, 0.015, 5.0])
+    core.time_left[:] = torch.tensor([5.0, 0.01, 5.0, 5.0, 0.015, 5.0], device=TEST_DEVICE)
     masked = copy.copy(core)
     for name, value in vars(core).items():
         if isinstance(value, torch.Tensor):
@@ -66,7 +67,7 @@ def test_time_out_resamples_exactly_the_due_envs():
     assert torch.equal(masked.command_counter, core.command_counter)
     assert masked.command_counter.tolist() == [1, 2, 1, 1, 2, 1]
     torch.testing.assert_close(masked.time_left, core.time_left)
-    due = torch.tensor([False, True, False, False, True, False])
+    due = torch.tensor([False, True, False, False, True, False], device=TEST_DEVICE)
     kept = ~due & ~masked.is_heading_env  # heading envs recompute their yaw rate on every step
     assert torch.equal(masked.vel_command_b[kept], before[kept])
     assert (masked.vel_command_b[due, :2] != before[due, :2]).all()
@@ -79,8 +80,8 @@ def test_standing_envs_get_zero_commands():
     """With every env standing (rel_standing_envs = 1), a resampled env's command is zero after the step."""
     _, form = _pair(rel_standing_envs=1.0)
     form.compute(DT)
-    due = torch.tensor([False, True, False, False, True, False])
-    assert torch.equal(form.term.vel_command_b[due], torch.zeros(2, 3))
+    due = torch.tensor([False, True, False, False, True, False], device=TEST_DEVICE)
+    assert torch.equal(form.term.vel_command_b[due], torch.zeros(2, 3, device=TEST_DEVICE))
 
 
 @pytest.mark.parametrize("steps", [1, 7])
@@ -90,8 +91,8 @@ def test_reset_logs_the_episode_metrics_as_core_does(steps):
     for _ in range(steps):
         core._update_metrics()
         form.term._update_metrics()
-    env_ids = torch.tensor([0, 2, 3])
-    mask = torch.zeros(NUM_ENVS, dtype=torch.bool)
+    env_ids = torch.tensor([0, 2, 3], device=TEST_DEVICE)
+    mask = torch.zeros(NUM_ENVS, dtype=torch.bool, device=TEST_DEVICE)
     mask[env_ids] = True
     logged = core.reset(env_ids)
     form.reset(mask)
@@ -106,8 +107,8 @@ def test_reset_without_envs_keeps_the_last_log():
     """A reset of no env leaves the logged means as they were (core logs nothing on such steps)."""
     _, form = _pair()
     form.term._update_metrics()
-    form.reset(torch.tensor([True] * NUM_ENVS))
+    form.reset(torch.tensor([True] * NUM_ENVS, device=TEST_DEVICE))
     logged = {name: value.clone() for name, value in form.log.items()}
-    form.reset(torch.zeros(NUM_ENVS, dtype=torch.bool))
+    form.reset(torch.zeros(NUM_ENVS, dtype=torch.bool, device=TEST_DEVICE))
     for name, value in logged.items():
         assert torch.equal(form.log[name], value), name

@@ -6,6 +6,7 @@ import types
 from types import SimpleNamespace
 
 import torch
+from conftest import TEST_DEVICE
 
 ROWS, COLS = 4, 2
 EPISODE_S = 20.0
@@ -21,11 +22,11 @@ def _env():
     """A stand-in env: a 4 x 2 sub-terrain grid, robots walked ``WALKED`` along x from their origins."""
     from isaaclab.terrains import TerrainImporter
 
-    rows = torch.arange(ROWS, dtype=torch.float32)[:, None].expand(ROWS, COLS)
-    cols = torch.arange(COLS, dtype=torch.float32)[None, :].expand(ROWS, COLS)
+    rows = torch.arange(ROWS, dtype=torch.float32, device=TEST_DEVICE)[:, None].expand(ROWS, COLS)
+    cols = torch.arange(COLS, dtype=torch.float32, device=TEST_DEVICE)[None, :].expand(ROWS, COLS)
     terrain_origins = torch.stack([8.0 * rows, 8.0 * cols, 0.1 * rows], dim=-1)
-    levels = torch.tensor(LEVELS)
-    types_ = torch.tensor([0, 0, 0, 1, 1, 1])
+    levels = torch.tensor(LEVELS, device=TEST_DEVICE)
+    types_ = torch.tensor([0, 0, 0, 1, 1, 1], device=TEST_DEVICE)
     terrain = SimpleNamespace(
         terrain_origins=terrain_origins,
         terrain_levels=levels,
@@ -36,10 +37,10 @@ def _env():
     )
     terrain.update_env_origins = types.MethodType(TerrainImporter.update_env_origins, terrain)
     root_pos = terrain.env_origins.clone()
-    root_pos[:, 0] += torch.tensor(WALKED)
+    root_pos[:, 0] += torch.tensor(WALKED, device=TEST_DEVICE)
     robot = SimpleNamespace(data=SimpleNamespace(root_pos_w=SimpleNamespace(torch=root_pos)))
-    command = torch.zeros(len(LEVELS), 3)
-    command[:, 1] = torch.tensor(SPEED)
+    command = torch.zeros(len(LEVELS), 3, device=TEST_DEVICE)
+    command[:, 1] = torch.tensor(SPEED, device=TEST_DEVICE)
     scene = type("Scene", (), {"__getitem__": lambda self, name: robot})()
     scene.terrain, scene.env_origins = terrain, terrain.env_origins
     return SimpleNamespace(
@@ -58,7 +59,7 @@ def test_levels_move_by_distance_walked_as_upstream():
     form = curriculum_mask_form(terrain_levels_vel)
     assert form is not None
     core_env, mask_env = _env(), _env()
-    mask = torch.tensor(RESET)
+    mask = torch.tensor(RESET, device=TEST_DEVICE)
     core_mean = terrain_levels_vel(core_env, mask.nonzero().flatten())
     mask_mean = form(mask_env, mask)
     assert mask_env.scene.terrain.terrain_levels.tolist() == EXPECTED
@@ -74,7 +75,7 @@ def test_past_the_last_level_goes_to_a_random_level():
     env = _env()
     terrain = env.scene.terrain
     terrain.terrain_levels[:] = ROWS - 1
-    every = torch.ones(len(LEVELS), dtype=torch.bool)
+    every = torch.ones(len(LEVELS), dtype=torch.bool, device=TEST_DEVICE)
     update_env_origins_mask(terrain, every, every, ~every)
     assert ((terrain.terrain_levels >= 0) & (terrain.terrain_levels < ROWS)).all()
     expected = terrain.terrain_origins[terrain.terrain_levels, terrain.terrain_types]

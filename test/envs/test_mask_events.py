@@ -5,6 +5,7 @@ from __future__ import annotations
 import isaaclab.envs.mdp as mdp
 import pytest
 import torch
+from conftest import TEST_DEVICE
 from isaaclab.managers import EventTermCfg, SceneEntityCfg
 
 from isaaclab_contrib.envs.mask_events import (
@@ -16,7 +17,7 @@ from isaaclab_contrib.envs.mask_events import (
 from .conftest import _close, _make_env
 
 NUM_ENVS = 8
-MASK = torch.tensor([True, False, True, True, False, True, False, True])
+MASK = torch.tensor([True, False, True, True, False, True, False, True], device=TEST_DEVICE)
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +39,7 @@ def _event(env, func, joints: list[str] | None, position_range, velocity_range) 
 def _scramble(env) -> tuple[torch.Tensor, torch.Tensor]:
     """Write distinct joint states into every env (so that kept envs are told apart) and return copies of them."""
     robot = env.scene["robot"]
-    pos = torch.linspace(-0.5, 0.5, NUM_ENVS * robot.num_joints).reshape(NUM_ENVS, -1)
+    pos = torch.linspace(-0.5, 0.5, NUM_ENVS * robot.num_joints, device=TEST_DEVICE).reshape(NUM_ENVS, -1)
     robot.write_joint_position_to_sim_index(position=pos)
     robot.write_joint_velocity_to_sim_index(velocity=-pos)
     return robot.data.joint_pos.torch.clone(), robot.data.joint_vel.torch.clone()
@@ -70,7 +71,7 @@ def test_grouped_joint_resets_follow_each_events_ranges_on_one_draw(env):
     run_reset_events_mask(env, MASK, terms)
     pos, vel = _joint_state(env)
     torch.manual_seed(3)
-    draw = torch.rand((NUM_ENVS, 2, robot.num_joints))
+    draw = torch.rand((NUM_ENVS, 2, robot.num_joints), device=TEST_DEVICE)
     default_pos, default_vel = robot.data.default_joint_pos.torch, robot.data.default_joint_vel.torch
     for joint, term in ((cart, terms[0]), (pole, terms[1])):
         (p0, p1), (v0, v1) = term.params["position_range"], term.params["velocity_range"]
@@ -117,8 +118,8 @@ def test_scale_and_offset_events_in_one_group_keep_their_modes(env):
     """A scale event and an offset event in one group give core's values for their joints (defaults non-zero)."""
     data = env.scene["robot"].data
     saved = data.default_joint_pos.torch.clone(), data.default_joint_vel.torch.clone()
-    data.default_joint_pos.torch[:] = torch.tensor([0.2, -0.1])
-    data.default_joint_vel.torch[:] = torch.tensor([0.5, 0.25])
+    data.default_joint_pos.torch[:] = torch.tensor([0.2, -0.1], device=TEST_DEVICE)
+    data.default_joint_vel.torch[:] = torch.tensor([0.5, 0.25], device=TEST_DEVICE)
     terms = [
         _event(env, mdp.reset_joints_by_scale, ["slider_to_cart"], (2.0, 2.0), (3.0, 3.0)),
         _event(env, mdp.reset_joints_by_offset, ["cart_to_pole"], (0.1, 0.1), (0.4, 0.4)),

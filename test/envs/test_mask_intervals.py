@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import torch
+from conftest import TEST_DEVICE
 
 NUM_ENVS = 6
 DT = 0.02
@@ -24,14 +25,14 @@ def _manager(fired: list):
     kick.mask_form = kick_mask
     term = EventTermCfg(func=kick, mode="interval", interval_range_s=INTERVAL_S, params={})
     manager = EventManager.__new__(EventManager)
-    env = SimpleNamespace(num_envs=NUM_ENVS, device="cpu", event_manager=manager)
+    env = SimpleNamespace(num_envs=NUM_ENVS, device=TEST_DEVICE, event_manager=manager)
     manager._env = env
     manager._mode_term_names = {"interval": ["kick"]}
     manager._mode_term_cfgs = {"interval": [term]}
     manager._mode_class_term_cfgs = {"interval": []}
     manager._is_scene_entities_resolved = True
     manager._resolve_terms_handle = None  # no physics callback: deleting the manager deregisters nothing
-    manager._interval_term_time_left = [torch.tensor([0.01, 0.03, 0.05, 0.0, 1.0, 0.019])]
+    manager._interval_term_time_left = [torch.tensor([0.01, 0.03, 0.05, 0.0, 1.0, 0.019], device=TEST_DEVICE)]
     return env, manager
 
 
@@ -56,7 +57,7 @@ def test_reset_restarts_the_timers_of_the_masked_envs_only():
 
     env, manager = _manager([])
     before = manager._interval_term_time_left[0].clone()
-    mask = torch.tensor([False, True, False, False, True, False])
+    mask = torch.tensor([False, True, False, False, True, False], device=TEST_DEVICE)
     reset_event_manager_mask(env, mask)
     after = manager._interval_term_time_left[0]
     assert torch.equal(after[~mask], before[~mask])

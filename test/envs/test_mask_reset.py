@@ -6,6 +6,7 @@ import math
 
 import pytest
 import torch
+from conftest import TEST_DEVICE, cpu_only
 
 from .conftest import DIRECT_TASKS, FIXED_RESET, _assert_same, _close, _drive, _make_env, _mark_done, _robot, _snapshot
 
@@ -45,7 +46,7 @@ def test_mask_reset_samples_in_range_and_keeps_other_envs(task):
     try:
         _drive(env, 4)
         before = _snapshot(env)
-        mask = torch.tensor([True] * 6 + [False] * 2)
+        mask = torch.tensor([True] * 6 + [False] * 2, device=TEST_DEVICE)
         env.reset_buf = mask.clone()
         assert env._reset_envs_from_buffer() is None
         after = _snapshot(env)
@@ -96,9 +97,9 @@ def test_step_with_resets_reads_no_device_data(task, monkeypatch):
     try:
         env.cfg.episode_length_s = 3 * env.step_dt
         env.reset(seed=0)
-        env.episode_length_buf[:] = torch.tensor([0, 1, 2, 0])
-        actions = torch.zeros((env.num_envs, env.action_space.shape[-1]))
-        done = torch.zeros(env.num_envs, dtype=torch.long)
+        env.episode_length_buf[:] = torch.tensor([0, 1, 2, 0], device=TEST_DEVICE)
+        actions = torch.zeros((env.num_envs, env.action_space.shape[-1]), device=TEST_DEVICE)
+        done = torch.zeros(env.num_envs, dtype=torch.long, device=TEST_DEVICE)
 
         def forbidden(name):
             def fn(*args, **kwargs):
@@ -125,7 +126,7 @@ def test_final_obs_uses_core_index_reset():
     env = _make_env("Isaac-Cartpole-Direct-v0", 4, compute_final_obs=True)
     try:
         env.reset(seed=0)
-        env.reset_time_outs[:] = torch.tensor([False, True, False, False])
+        env.reset_time_outs[:] = torch.tensor([False, True, False, False], device=TEST_DEVICE)
         env.reset_terminated[:] = False
         env.reset_buf = env.reset_time_outs.clone()
         ids = env._reset_envs_from_buffer()
@@ -135,12 +136,13 @@ def test_final_obs_uses_core_index_reset():
         _close(env)
 
 
+@cpu_only("mask_reset_on_cpu chooses the CPU reset path; CUDA always resets by mask")
 def test_cpu_resets_by_index_unless_opted_in():
     """On CPU the mask path is opt-in: by default the step resets through core's index path."""
     env = _make_env("Isaac-Cartpole-Direct-v0", 4, mask_on_cpu=False)
     try:
         env.reset(seed=0)
-        env.reset_buf = torch.tensor([False, False, True, False])
+        env.reset_buf = torch.tensor([False, False, True, False], device=TEST_DEVICE)
         assert env._reset_envs_from_buffer().tolist() == [2]
         env.mask_reset_on_cpu = True
         assert env._reset_envs_from_buffer() is None
@@ -155,8 +157,8 @@ def test_returned_episode_log_is_not_rewritten_by_later_steps(task):
     try:
         env.cfg.episode_length_s = 3 * env.step_dt
         env.reset(seed=0)
-        env.episode_length_buf[:] = torch.tensor([0, 1, 2, 0])
-        actions = torch.zeros((env.num_envs, env.action_space.shape[-1]))
+        env.episode_length_buf[:] = torch.tensor([0, 1, 2, 0], device=TEST_DEVICE)
+        actions = torch.zeros((env.num_envs, env.action_space.shape[-1]), device=TEST_DEVICE)
         held = []
         for _ in range(7):
             log = env.step(actions)[4]["log"]
@@ -173,7 +175,7 @@ def test_returned_episode_log_is_not_rewritten_by_later_steps(task):
 
 @pytest.fixture(scope="module")
 def cartpole():
-    """A direct cartpole of 6 envs on CPU with the mask path opted in, shared by the success-rate tests."""
+    """A direct cartpole of 6 envs on the test device (mask path opted in on CPU), shared by the success-rate tests."""
     env = _make_env("Isaac-Cartpole-Direct-v0", 6)
     env.reset(seed=0)
     yield env
@@ -185,7 +187,7 @@ def test_success_rate_is_mean_time_out_of_the_masked_envs(cartpole):
     env = cartpole
     generator = torch.Generator().manual_seed(5)
     for trial in range(8):
-        mask = torch.rand(env.num_envs, generator=generator) < 0.6
+        mask = (torch.rand(env.num_envs, generator=generator) < 0.6).to(env.device)
         mask[trial % env.num_envs] = True  # at least one env resets
         env.reset_time_outs[:] = torch.rand(env.num_envs, generator=generator) < 0.5
         expected = env.reset_time_outs[mask].float().mean()
@@ -201,8 +203,8 @@ def test_success_rate_is_mean_time_out_of_the_masked_envs(cartpole):
 def test_success_rate_is_kept_when_no_env_resets(cartpole):
     """A mask without set envs leaves the last logged rate (and its tensor) as it was."""
     env = cartpole
-    env.reset_time_outs[:] = torch.tensor([True, False, False, True, True, False])
-    env._log_masked_success_rate(torch.tensor([True, True, False, True, False, False]))
+    env.reset_time_outs[:] = torch.tensor([True, False, False, True, True, False], device=TEST_DEVICE)
+    env._log_masked_success_rate(torch.tensor([True, True, False, True, False, False], device=TEST_DEVICE))
     rate = env.extras["log"]["Metrics/success_rate"]
     assert rate.item() == pytest.approx(2.0 / 3.0)
     env.reset_time_outs[:] = True
@@ -210,5 +212,5 @@ def test_success_rate_is_kept_when_no_env_resets(cartpole):
     env._log_masked_success_rate(env._reset_mask)
     assert env.extras["log"]["Metrics/success_rate"] is rate
     assert rate.item() == pytest.approx(2.0 / 3.0)
-    env._log_masked_success_rate(torch.tensor([False, False, False, False, False, True]))
+    env._log_masked_success_rate(torch.tensor([False, False, False, False, False, True], device=TEST_DEVICE))
     assert rate.item() == 1.0

@@ -7,13 +7,14 @@ import logging
 import numpy as np
 import pytest
 import torch
+from conftest import ON_CUDA, TEST_DEVICE
 
 NUM_ENVS = 4
 POISONED = 1
 
 
 def _make(task: str, solver: str = "mjwarp", **physics):
-    """Build ``task`` on CPU with 4 envs, ``solver`` and deterministic (zero-width) reset ranges."""
+    """Build ``task`` on the test device with 4 envs, ``solver`` and deterministic (zero-width) reset ranges."""
     from isaaclab.sim import SimulationContext
 
     from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
@@ -25,7 +26,7 @@ def _make(task: str, solver: str = "mjwarp", **physics):
     if task == "Isaac-Cartpole-Direct-v0":
         for name in ("cart_position", "cart_velocity", "pole_angle", "pole_velocity"):
             setattr(cfg, f"initial_{name}_range", (0.0, 0.0))
-    return make_env(task, cfg=cfg, num_envs=NUM_ENVS, device="cpu")
+    return make_env(task, cfg=cfg, num_envs=NUM_ENVS, device=TEST_DEVICE)
 
 
 def _close(env) -> None:
@@ -125,9 +126,9 @@ def test_manager_based_cartpole_terminates_nan_world():
     env = _make("Isaac-Cartpole-v0")
     try:
         env.reset(seed=0)
-        env.step(torch.zeros(NUM_ENVS, 1))
+        env.step(torch.zeros(NUM_ENVS, 1, device=TEST_DEVICE))
         _poison(2)
-        obs, _, terminated, _, extras = env.step(torch.zeros(NUM_ENVS, 1))
+        obs, _, terminated, _, extras = env.step(torch.zeros(NUM_ENVS, 1, device=TEST_DEVICE))
         assert terminated.tolist() == [False, False, True, False]
         assert int(extras["nan_envs"]) == 1
         assert torch.isfinite(obs["policy"]).all()
@@ -141,16 +142,23 @@ def test_nan_action_zeroed_with_warning(caplog):
     env = _make("Isaac-Cartpole-Direct-v0", nonfinite_log_interval=1)
     try:
         env.reset(seed=0)
-        action = torch.zeros(NUM_ENVS, 1)
+        action = torch.zeros(NUM_ENVS, 1, device=TEST_DEVICE)
         action[0, 0] = float("nan")
         action[1, 0] = -float("inf")
         action[3, 0] = float("inf")
         with caplog.at_level(logging.WARNING, logger="isaaclab_contrib.envs.nonfinite"):
             obs, _, terminated, _, _ = env.step(action)
-        assert torch.isfinite(obs["policy"]).all() and not terminated.any()
-        assert torch.equal(obs["policy"][0], obs["policy"][2]), "env 0 (NaN) must behave like env 2 (zero action)"
-        assert torch.equal(obs["policy"][1], obs["policy"][2]), "env 1 (-inf) must behave like env 2 (zero action)"
-        assert torch.equal(obs["policy"][3], obs["policy"][2]), "env 3 (inf) must behave like env 2 (zero action)"
+            policy = obs["policy"].clone()
+            if ON_CUDA:  # the count reaches the host without waiting: logged on the first later step once landed
+                torch.cuda.synchronize()
+                env.step(torch.zeros_like(action))
+        assert torch.isfinite(policy).all() and not terminated.any()
+        # CUDA: equal worlds may differ by float round-off (about 1e-19 here), their reductions ordered differently
+        atol = 1e-6 if ON_CUDA else 0.0
+        for env_id, entry in ((0, "NaN"), (1, "-inf"), (3, "inf")):
+            torch.testing.assert_close(
+                policy[env_id], policy[2], rtol=0.0, atol=atol, msg=f"env {env_id} ({entry}) must behave like env 2"
+            )
         assert any("3 non-finite action entries" in r.getMessage() for r in caplog.records)
     finally:
         _close(env)
@@ -162,7 +170,7 @@ def test_integer_action_rejected():
     try:
         env.reset(seed=0)
         with pytest.raises(TypeError, match="floating-point action"):
-            env.step(torch.zeros(NUM_ENVS, 1, dtype=torch.int64))
+            env.step(torch.zeros(NUM_ENVS, 1, dtype=torch.int64, device=TEST_DEVICE))
     finally:
         _close(env)
 
@@ -173,9 +181,9 @@ def test_ant_first_observation_after_nan_reset_is_finite():
     env = _make("Isaac-Ant-Direct-v0")
     try:
         env.reset(seed=0)
-        env.step(torch.zeros(NUM_ENVS, 8))
+        env.step(torch.zeros(NUM_ENVS, 8, device=TEST_DEVICE))
         _poison(0)
-        obs, _, terminated, _, extras = env.step(torch.zeros(NUM_ENVS, 8))
+        obs, _, terminated, _, extras = env.step(torch.zeros(NUM_ENVS, 8, device=TEST_DEVICE))
         assert terminated[0] and int(extras["nan_envs"]) == 1
         assert torch.isfinite(obs["policy"]).all()
         _poison(3)
@@ -194,9 +202,9 @@ def test_nonfinite_action_entries_zeroed_and_counted_in_float_dtypes(dtype):
     from isaaclab_contrib.envs.nonfinite import _NonfiniteActionCounter
 
     wp.init()
-    counter = _NonfiniteActionCounter("cpu")
+    counter = _NonfiniteActionCounter(TEST_DEVICE)
     values = [[1.5, float("nan"), -float("inf")], [float("inf"), -0.0, -2.0]]
-    action = torch.tensor(values, dtype=dtype).t()  # transposed: not contiguous
+    action = torch.tensor(values, dtype=dtype, device=TEST_DEVICE).t()  # transposed: not contiguous
     kept = action.clone()
     bad = ~torch.isfinite(kept)
     for _ in range(2):
@@ -205,7 +213,12 @@ def test_nonfinite_action_entries_zeroed_and_counted_in_float_dtypes(dtype):
         assert torch.equal(finite, torch.nan_to_num(kept, nan=0.0, posinf=0.0, neginf=0.0))
         assert not torch.signbit(finite[bad]).any(), "replaced entries must be +0.0"
     assert torch.equal(torch.nan_to_num(action, nan=7.0), torch.nan_to_num(kept, nan=7.0)), "the input must be kept"
-    assert counter.add_step(interval=1) == (6, 1)
+    landed = counter.add_step(interval=1)
+    if ON_CUDA:  # the count is copied without waiting and read at the first later step once it has landed
+        assert landed is None
+        torch.cuda.synchronize()
+        landed = counter.add_step(interval=1)
+    assert landed == (6, 1)
 
 
 def test_action_dtype_without_ieee_infinities_rejected():
@@ -216,4 +229,6 @@ def test_action_dtype_without_ieee_infinities_rejected():
 
     wp.init()
     with pytest.raises(TypeError, match="torch.float32"):
-        _NonfiniteActionCounter("cpu").zero_nonfinite(torch.zeros(2, 1, dtype=torch.float8_e4m3fn))
+        _NonfiniteActionCounter(TEST_DEVICE).zero_nonfinite(
+            torch.zeros(2, 1, dtype=torch.float8_e4m3fn, device=TEST_DEVICE)
+        )

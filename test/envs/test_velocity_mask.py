@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from conftest import TEST_DEVICE
 
 from .conftest import _close, _make_env
 
@@ -15,7 +16,7 @@ NUM_ENVS = 4
 def env():
     env = _make_env(TASK, NUM_ENVS)
     env.reset(seed=0)
-    env.step(torch.zeros(NUM_ENVS, env.action_space.shape[-1]))
+    env.step(torch.zeros(NUM_ENVS, env.action_space.shape[-1], device=TEST_DEVICE))
     yield env
     _close(env)
 
@@ -31,32 +32,32 @@ def test_push_changes_exactly_the_due_envs(env):
 
     robot = env.scene["robot"]
     time_left = env.event_manager._interval_term_time_left[0]
-    time_left[:] = torch.tensor([0.01, 100.0, 0.01, 100.0])
+    time_left[:] = torch.tensor([0.01, 100.0, 0.01, 100.0], device=TEST_DEVICE)
     before = robot.data.root_vel_w.torch.clone()
     apply_interval_events_mask(env, env.step_dt)
     after = robot.data.root_vel_w.torch
-    due = torch.tensor([True, False, True, False])
+    due = torch.tensor([True, False, True, False], device=TEST_DEVICE)
     assert torch.equal(after[~due], before[~due])
     kick = after[due] - before[due]
     assert (kick[:, :2].abs() > 0).all() and (kick[:, :2].abs() <= 0.5 + 1e-5).all()
-    torch.testing.assert_close(kick[:, 2:], torch.zeros(2, 4), atol=1e-5, rtol=0.0)
+    torch.testing.assert_close(kick[:, 2:], torch.zeros(2, 4, device=TEST_DEVICE), atol=1e-5, rtol=0.0)
     low, high = env.cfg.events.push_robot.interval_range_s
     assert ((time_left[due] >= low) & (time_left[due] <= high)).all()
-    torch.testing.assert_close(time_left[~due], torch.full((2,), 100.0 - env.step_dt))
+    torch.testing.assert_close(time_left[~due], torch.full((2,), 100.0 - env.step_dt, device=TEST_DEVICE))
 
 
 def test_reset_places_the_masked_robots_around_their_origins(env):
     """A mask reset of envs 1 and 3 puts their roots within the pose range of their origins, the others untouched."""
     robot = env.scene["robot"]
     before = robot.data.root_pose_w.torch.clone()
-    mask = torch.tensor([False, True, False, True])
+    mask = torch.tensor([False, True, False, True], device=TEST_DEVICE)
     env._reset_mask.copy_(mask)
     env._reset_masked(env._reset_mask)
     pose = robot.data.root_pose_w.torch
     assert torch.equal(pose[~mask], before[~mask])
     offset = pose[mask, :3] - env.scene.env_origins[mask] - robot.data.default_root_pose.torch[mask, :3]
     assert (offset[:, :2].abs() <= 0.5 + 1e-5).all()
-    torch.testing.assert_close(offset[:, 2], torch.zeros(2), atol=1e-5, rtol=0.0)
+    torch.testing.assert_close(offset[:, 2], torch.zeros(2, device=TEST_DEVICE), atol=1e-5, rtol=0.0)
     command = env.command_manager.get_term("base_velocity")
     assert command.command_counter[mask].tolist() == [1, 1]
     assert (command.time_left[mask] == 10.0).all()
@@ -73,13 +74,13 @@ def test_external_force_is_set_for_the_masked_envs_and_bodies_only(env):
     asset_cfg = SceneEntityCfg("robot", body_names="trunk")
     asset_cfg.resolve(env.scene)
     composer = robot.permanent_wrench_composer
-    mask = torch.tensor([True, True, False, False])
+    mask = torch.tensor([True, True, False, False], device=TEST_DEVICE)
     try:
         apply_external_force_torque_mask(env, mask, (1.0, 2.0), (0.0, 0.0), asset_cfg=asset_cfg)
         force = wp.to_torch(composer._local_force_b)
         trunk = asset_cfg.body_ids[0]
         assert ((force[mask, trunk] >= 1.0) & (force[mask, trunk] <= 2.0)).all()
-        others = torch.ones(robot.num_bodies, dtype=torch.bool)
+        others = torch.ones(robot.num_bodies, dtype=torch.bool, device=TEST_DEVICE)
         others[trunk] = False
         assert not force[~mask].any() and not force[mask][:, others].any()
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import EAGER
 
 from isaaclab_newton.physics import MJWarpSolverCfg, NewtonManager
 from isaaclab_newton.physics.graph import ReplayedClocks
@@ -12,7 +13,7 @@ from . import scenes
 
 def test_recording_restores_time_and_replayed_steps_advance_it(make_sim):
     """Steps inside ``recording_env_step()`` leave the clock as it was; ``note_replayed_steps(n)`` adds n*dt."""
-    sim = make_sim(MJWarpSolverCfg(), use_cpu_graph=False)
+    sim = make_sim(MJWarpSolverCfg(), **EAGER)
     scenes.add_dropped_box(NewtonManager.create_builder(), height=0.5)
     sim.reset()
     sim.step(render=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import newton
 import numpy as np
 import pytest
+from conftest import EAGER
 
 from isaaclab_newton.physics import (
     KaminoPADMMCfg,
@@ -117,7 +118,7 @@ def test_both_triangle_pair_capacities_are_refused():
 
 def test_collision_decimation_collides_every_nth_substep(make_sim, monkeypatch):
     """With 4 substeps and collision_decimation=2 the pipeline collides twice per physics step."""
-    sim = make_sim(XPBDSolverCfg(), num_substeps=4, collision_decimation=2, use_cpu_graph=False)
+    sim = make_sim(XPBDSolverCfg(), num_substeps=4, collision_decimation=2, **EAGER)
     scenes.add_dropped_box(NewtonManager.create_builder())
     sim.reset()
     pipeline = NewtonManager.get_collision_pipeline()

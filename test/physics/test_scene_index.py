@@ -34,7 +34,7 @@ def mixed_scene(scene_factory):
             init_state=AssetBaseCfg.InitialStateCfg(pos=(-1.0, 0.0, 0.05)),
         )
 
-    scene_factory(SceneCfg(num_envs=NUM_ENVS, env_spacing=3.0), dt=1 / 120, device="cpu")
+    scene_factory(SceneCfg(num_envs=NUM_ENVS, env_spacing=3.0), dt=1 / 120)
     return NewtonManager.get_scene_index(), NewtonManager.get_model()
 
 

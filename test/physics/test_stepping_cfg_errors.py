@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import TEST_DEVICE
 
 from isaaclab_newton.physics import NewtonCfg, NewtonManager, XPBDSolverCfg
 
@@ -25,7 +26,7 @@ def test_num_substeps_zero_set_before_context_raises():
     SimulationContext.clear_instance()
     try:
         with pytest.raises(ValueError, match="NewtonCfg.num_substeps"):
-            SimulationContext(SimulationCfg(dt=1 / 240, device="cpu", physics=cfg))
+            SimulationContext(SimulationCfg(dt=1 / 240, device=TEST_DEVICE, physics=cfg))
     finally:
         SimulationContext.clear_instance()
 
@@ -57,7 +58,7 @@ def test_invalid_dt_raises(make_sim, dt):
     SimulationContext.clear_instance()
     try:
         with pytest.raises(ValueError, match="SimulationCfg.dt must be a finite physics time step > 0"):
-            SimulationContext(SimulationCfg(dt=dt, device="cpu", physics=NewtonCfg(solver_cfg=XPBDSolverCfg())))
+            SimulationContext(SimulationCfg(dt=dt, device=TEST_DEVICE, physics=NewtonCfg(solver_cfg=XPBDSolverCfg())))
     finally:
         SimulationContext.clear_instance()
 

@@ -6,6 +6,7 @@ import newton
 import numpy as np
 import pytest
 import warp as wp
+from conftest import TEST_DEVICE
 
 from isaaclab_newton.renderers.follow_camera import FollowCamera
 
@@ -19,7 +20,7 @@ def two_world_model() -> newton.Model:
     builder = newton.ModelBuilder()
     builder.replicate(world, 2)
     builder.add_ground_plane()
-    return builder.finalize(device="cpu")
+    return builder.finalize(device=TEST_DEVICE)
 
 
 def _ground_tones(tile: np.ndarray) -> set[int]:

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import rigid_box_cfg, step_scene
+from conftest import TEST_DEVICE, rigid_box_cfg, step_scene
 
 W = H = 96
 FOCAL, APERTURE = 24.0, 20.955
@@ -62,7 +62,7 @@ def camera_scene(scene_factory):
         )
         mounted_lazy = camera("{ENV_REGEX_NS}/Cube/LazyCam", (MOUNT, 0.0, 0.0), data_types=["depth"])
 
-    sim, scene = scene_factory(SceneCfg(num_envs=2, env_spacing=2.0), dt=1 / 120, gravity=(0.0, 0.0, 0.0), device="cpu")
+    sim, scene = scene_factory(SceneCfg(num_envs=2, env_spacing=2.0), dt=1 / 120, gravity=(0.0, 0.0, 0.0))
     step_scene(sim, scene, 1)
     return sim, scene
 
@@ -99,7 +99,7 @@ def test_outputs_have_core_shapes_and_dtypes(camera_scene):
 def test_cube_covers_the_pixels_the_pinhole_model_predicts(camera_scene):
     """The cube's front face spans the pixel range f * (size / 2) / distance around the centre, within a pixel."""
     _, scene = camera_scene
-    ids = scene["cam"].data.output["instance_segmentation"].torch[0, ..., 0].numpy()
+    ids = scene["cam"].data.output["instance_segmentation"].torch[0, ..., 0].cpu().numpy()
     rows, cols = np.nonzero(ids == _shape_of(scene, "cube", 0))
     half = FX * (CUBE / 2) / (0.0 - CUBE / 2 - CAM_X)  # [px]
     lo, hi = W / 2 - half, W / 2 + half
@@ -113,8 +113,8 @@ def test_cube_authored_red_renders_red(camera_scene):
     """The cube's UsdPreviewSurface diffuse colour (red) reaches Newton's shape colour: its pixels are red."""
     _, scene = camera_scene
     out = scene["cam"].data.output
-    ids = out["instance_segmentation"].torch[0, ..., 0].numpy()
-    rgb = out["rgb"].torch[0].numpy().astype(np.int32)[ids == _shape_of(scene, "cube", 0)]
+    ids = out["instance_segmentation"].torch[0, ..., 0].cpu().numpy()
+    rgb = out["rgb"].torch[0].cpu().numpy().astype(np.int32)[ids == _shape_of(scene, "cube", 0)]
     assert rgb.shape[0] > 0
     red, green, blue = rgb[:, 0], rgb[:, 1], rgb[:, 2]
     assert np.all(red > 40) and np.all(red > 4 * np.maximum(green, blue) + 10)
@@ -125,8 +125,8 @@ def test_semantic_segmentation_colours_the_labelled_cube_in_every_env(camera_sce
     _, scene = camera_scene
     out, info = scene["cam"].data.output, scene["cam"].data.info["semantic_segmentation"]["idToLabels"]
     for env in range(2):
-        ids = out["instance_segmentation"].torch[env, ..., 0].numpy()
-        colors = out["semantic_segmentation"].torch[env].numpy()
+        ids = out["instance_segmentation"].torch[env, ..., 0].cpu().numpy()
+        colors = out["semantic_segmentation"].torch[env].cpu().numpy()
         on_cube = {tuple(int(c) for c in px) for px in colors[ids == _shape_of(scene, "cube", env)]}
         on_wall = {tuple(int(c) for c in px) for px in colors[ids == _shape_of(scene, "wall", env)]}
         assert len(on_cube) == 1 and info[on_cube.pop()] == {"class": "cube"}
@@ -137,8 +137,8 @@ def test_depth_of_the_wall_reads_its_distance(camera_scene):
     """Depth (distance to the image plane) of the wall reads its distance everywhere outside the cube."""
     _, scene = camera_scene
     out = scene["cam"].data.output
-    wall = out["instance_segmentation"].torch[..., 0].numpy() == _shape_of(scene, "wall", 0)
-    depth = out["depth"].torch[0, ..., 0].numpy()
+    wall = out["instance_segmentation"].torch[..., 0].cpu().numpy() == _shape_of(scene, "wall", 0)
+    depth = out["depth"].torch[0, ..., 0].cpu().numpy()
     assert wall[0].mean() > 0.8
     np.testing.assert_allclose(depth[wall[0]], WALL_X - WALL_T / 2 - CAM_X, atol=1e-3)
 
@@ -156,7 +156,7 @@ def test_distance_to_camera_grows_off_axis(camera_scene):
 def test_segmentation_ids_are_the_shapes_and_minus_one_for_misses(camera_scene):
     """Tile 0 holds exactly the cube's and the wall's shape indices; a ray into the sky reads -1."""
     _, scene = camera_scene
-    ids = scene["cam"].data.output["instance_segmentation"].torch[0, ..., 0].numpy()
+    ids = scene["cam"].data.output["instance_segmentation"].torch[0, ..., 0].cpu().numpy()
     assert set(np.unique(ids).tolist()) == {_shape_of(scene, "cube", 0), _shape_of(scene, "wall", 0)}
     mounted = scene["mounted"]
     assert mounted.data.output["depth"].torch.shape == (2, H, W, 1)
@@ -165,7 +165,7 @@ def test_segmentation_ids_are_the_shapes_and_minus_one_for_misses(camera_scene):
 def test_env_tile_shows_only_its_own_env(camera_scene):
     """Env 1's cube is in env 0's field of view, yet tile 0 shows only env 0's shapes (and vice versa)."""
     _, scene = camera_scene
-    ids = scene["cam"].data.output["instance_segmentation"].torch[..., 0].numpy()
+    ids = scene["cam"].data.output["instance_segmentation"].torch[..., 0].cpu().numpy()
     for env in (0, 1):
         own = {_shape_of(scene, "cube", env), _shape_of(scene, "wall", env)}
         assert set(np.unique(ids[env]).tolist()) == own
@@ -174,7 +174,7 @@ def test_env_tile_shows_only_its_own_env(camera_scene):
 def test_normals_of_the_wall_face_the_camera(camera_scene):
     """World normals of the wall's front face point at the camera (-x)."""
     _, scene = camera_scene
-    normals = scene["cam"].data.output["normals"].torch[0, 0, 0].numpy()
+    normals = scene["cam"].data.output["normals"].torch[0, 0, 0].cpu().numpy()
     np.testing.assert_allclose(normals, [-1.0, 0.0, 0.0], atol=1e-4)
 
 
@@ -188,12 +188,12 @@ def test_body_mounted_camera_moves_with_its_body(camera_scene):
     np.testing.assert_allclose(before, WALL_X - WALL_T / 2 - MOUNT, atol=1e-3)
     pose = cube.data.root_pose_w.torch.clone()
     pose[0, 0] += 1.0
-    cube.write_root_pose_to_sim_index(root_pose=pose[:1], env_ids=torch.tensor([0]))
+    cube.write_root_pose_to_sim_index(root_pose=pose[:1], env_ids=torch.tensor([0], device=TEST_DEVICE))
     step_scene(sim, scene, 1)
-    after = mounted.data.output["depth"].torch[:, H // 2, W // 2, 0].numpy()
+    after = mounted.data.output["depth"].torch[:, H // 2, W // 2, 0].cpu().numpy()
     np.testing.assert_allclose(after, [before - 1.0, before], atol=1e-3)
-    pos = mounted.data.pos_w.torch.numpy()
-    np.testing.assert_allclose(pos[0], cube.data.root_pos_w.torch[0].numpy() + [MOUNT, 0.0, 0.0], atol=1e-4)
+    pos = mounted.data.pos_w.torch.cpu().numpy()
+    np.testing.assert_allclose(pos[0], cube.data.root_pos_w.torch[0].cpu().numpy() + [MOUNT, 0.0, 0.0], atol=1e-4)
 
 
 def test_mounted_camera_follows_its_body_across_another_envs_reset(camera_scene):
@@ -205,7 +205,7 @@ def test_mounted_camera_follows_its_body_across_another_envs_reset(camera_scene)
     before = lazy.data.output["depth"].torch[0, H // 2, W // 2, 0].item()
     pose = cube.data.root_pose_w.torch.clone()
     pose[0, 0] -= 0.5
-    cube.write_root_pose_to_sim_index(root_pose=pose[:1], env_ids=torch.tensor([0]))
+    cube.write_root_pose_to_sim_index(root_pose=pose[:1], env_ids=torch.tensor([0], device=TEST_DEVICE))
     step_scene(sim, scene, 1)
     lazy.reset(env_ids=[1])
     step_scene(sim, scene, 1)

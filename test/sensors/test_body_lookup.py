@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import TEST_DEVICE
 
 NUM_ENVS = 3
 
@@ -28,7 +29,7 @@ def ant_with_sensors():
         imu = ImuCfg(prim_path="{ENV_REGEX_NS}/Robot/torso")
 
     SimulationContext.clear_instance()
-    sim = SimulationContext(SimulationCfg(dt=1 / 120, device="cpu", physics=ANT_PHYSICS.physics()))
+    sim = SimulationContext(SimulationCfg(dt=1 / 120, device=TEST_DEVICE, physics=ANT_PHYSICS.physics()))
     scene = InteractiveScene(SceneCfg(num_envs=NUM_ENVS, env_spacing=5.0))
     sim.reset()
     yield scene

@@ -45,7 +45,7 @@ def test_imu_offset_rotation_rotates_gravity_reading(make_sim):
     s = math.sqrt(0.5)
     imu = _make_imu(rot=(s, 0.0, 0.0, s))
     sim.reset()
-    for _ in range(30):
+    for _ in range(60):  # 0.5 s: the box has settled (on CUDA it still rebounds after 30 steps)
         sim.step(render=False)
     acc = imu.data.lin_acc_b.torch.cpu().numpy()
     np.testing.assert_allclose(acc[0], [0.0, G, 0.0], atol=0.01 * G)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from conftest import TEST_DEVICE
 
 G = 9.81  # [m/s^2]
 NUM_ENVS = 4
@@ -34,7 +35,7 @@ def standing_ants():
         imu = ImuCfg(prim_path="{ENV_REGEX_NS}/Robot/torso")
 
     SimulationContext.clear_instance()
-    sim = SimulationContext(SimulationCfg(dt=1 / 120, device="cpu", physics=ANT_PHYSICS.physics()))
+    sim = SimulationContext(SimulationCfg(dt=1 / 120, device=TEST_DEVICE, physics=ANT_PHYSICS.physics()))
     scene = InteractiveScene(SceneCfg(num_envs=NUM_ENVS, env_spacing=5.0))
     sim.reset()
     robot = scene["robot"]

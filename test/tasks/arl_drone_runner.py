@@ -9,6 +9,7 @@ Run in a subprocess: ``python arl_drone_runner.py ACTION STEPS NUM_ENVS`` prints
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import sys
 import tempfile
@@ -45,7 +46,7 @@ def run(action: float, steps: int, num_envs: int) -> dict:
 
     cfg = load_cfg_from_registry(TASK, "env_cfg_entry_point")
     cfg.scene.num_envs = num_envs
-    cfg.sim.device = "cpu"
+    cfg.sim.device = os.environ.get("ISAACLAB_NEWTON_TEST_DEVICE", "cpu")  # the suite's test device
     cfg.sim.physics = NewtonCfg(solver_cfg=MJWarpSolverCfg())
     robot = cfg.scene.robot
     names = robot.actuators["thrusters"].thruster_names_expr
@@ -57,13 +58,14 @@ def run(action: float, steps: int, num_envs: int) -> dict:
         obs, _ = env.reset(seed=0)
         finite = bool(torch.isfinite(obs["policy"]).all())
         for _ in range(steps):
-            obs, reward, *_ = env.step(torch.full(env.action_space.shape, action))
+            obs, reward, *_ = env.step(torch.full(env.action_space.shape, action, device=env.unwrapped.device))
             finite = finite and bool(torch.isfinite(obs["policy"]).all()) and bool(torch.isfinite(reward).all())
         multirotor = env.unwrapped.scene["robot"]
         return {
             "obs_shape": list(obs["policy"].shape),
             "finite": finite,
             "thrust": multirotor.data.thrust.torch.tolist(),
+            "episode_length": env.unwrapped.episode_length_buf.tolist(),
             "thruster_names": multirotor.thruster_names,
         }
     finally:

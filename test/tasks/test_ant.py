@@ -6,7 +6,7 @@ import importlib.util
 
 import pytest
 import torch
-from conftest import step_scene
+from conftest import TEST_DEVICE, step_scene
 
 GRAVITY = 9.81  # [m/s^2]
 
@@ -28,7 +28,7 @@ def ants(scene_factory):
         robot: ArticulationCfg = replace(ANT_CFG, prim_path="{ENV_REGEX_NS}/Robot")
 
     sim, scene = scene_factory(
-        SceneCfg(num_envs=16, env_spacing=5.0), physics=ANT_PHYSICS.physics(), dt=1 / 120, device="cpu"
+        SceneCfg(num_envs=16, env_spacing=5.0), physics=ANT_PHYSICS.physics(), dt=1 / 120, device=TEST_DEVICE
     )
     return sim, scene, scene["robot"]
 
@@ -39,7 +39,7 @@ def test_ant_steps_300_with_random_efforts(ants):
     assert not robot.is_fixed_base and robot.num_joints == 8 and robot.num_bodies == 9
     generator = torch.Generator().manual_seed(0)
     for _ in range(30):
-        effort = 15.0 * (2.0 * torch.rand((16, 8), generator=generator) - 1.0)
+        effort = 15.0 * (2.0 * torch.rand((16, 8), generator=generator).to(TEST_DEVICE) - 1.0)
         robot.actuators.target_command.set_effort_index(value=effort)
         step_scene(sim, scene, 10)
         assert torch.isfinite(robot.data.joint_pos.torch).all()
@@ -50,12 +50,12 @@ def test_ant_steps_300_with_random_efforts(ants):
 def test_floating_root_writes_give_ballistic_flight(ants):
     """A root sent from 3 m at v_z = 1 m/s flies ballistically: z = 3 + t - g t (t + dt) / 2 (symplectic Euler)."""
     sim, scene, robot = ants
-    robot.actuators.target_command.set_effort_index(value=torch.zeros(16, 8))
+    robot.actuators.target_command.set_effort_index(value=torch.zeros(16, 8, device=TEST_DEVICE))
     robot.reset()
     pose = robot.data.default_root_pose.torch.clone()
     pose[:, :3] += scene.env_origins
     pose[:, 2] = 3.0
-    vel = torch.zeros(16, 6)
+    vel = torch.zeros(16, 6, device=TEST_DEVICE)
     vel[:, 2] = 1.0
     robot.write_root_pose_to_sim_index(root_pose=pose)
     robot.write_root_velocity_to_sim_index(root_velocity=vel)
@@ -84,14 +84,14 @@ def test_ant_direct_env_steps_300_without_nan():
     SimulationContext.clear_instance()
     cfg = load_env_cfg("Isaac-Ant-Direct-v0")
     cfg.scene.num_envs = 16
-    cfg.sim.device = "cpu"
+    cfg.sim.device = TEST_DEVICE
     env = gym.make("Isaac-Ant-Direct-v0", cfg=cfg)
     try:
         obs, _ = env.reset(seed=0)
         assert obs["policy"].shape == (16, 60)
         generator = torch.Generator().manual_seed(0)
         for _ in range(300):
-            obs, reward, *_ = env.step(2.0 * torch.rand((16, 8), generator=generator) - 1.0)
+            obs, reward, *_ = env.step(2.0 * torch.rand((16, 8), generator=generator).to(TEST_DEVICE) - 1.0)
             assert torch.isfinite(obs["policy"]).all() and torch.isfinite(reward).all()
     finally:
         env.close()

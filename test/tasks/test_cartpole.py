@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from conftest import TEST_DEVICE
 
 
 @pytest.mark.parametrize("task", ["Isaac-Cartpole-Direct-v0", "Isaac-Cartpole-v0"])
@@ -14,14 +15,14 @@ def test_cartpole_steps_300_without_nan(task):
     from isaaclab_contrib.app.env_factory import make_env
 
     SimulationContext.clear_instance()
-    env = make_env(task, num_envs=16, device="cpu")
+    env = make_env(task, num_envs=16, device=TEST_DEVICE)
     try:
         obs, _ = env.reset(seed=0)
         assert obs["policy"].shape == (16, 4)
         assert (obs["policy"].std(dim=0) > 0.05).all(), "reset must randomize cart/pole positions and velocities"
         generator = torch.Generator().manual_seed(0)
         for _ in range(300):
-            action = 2.0 * torch.rand((16, 1), generator=generator) - 1.0
+            action = 2.0 * torch.rand((16, 1), generator=generator).to(TEST_DEVICE) - 1.0
             obs, reward, terminated, truncated, _ = env.step(action)
             assert torch.isfinite(obs["policy"]).all()
             assert torch.isfinite(reward).all()
@@ -41,12 +42,12 @@ def test_cartpole_direct_runs_on_selected_solver(solver, manager):
     from isaaclab_contrib.app.env_factory import make_env
 
     SimulationContext.clear_instance()
-    env = make_env("Isaac-Cartpole-Direct-v0", num_envs=4, device="cpu", solver=solver)
+    env = make_env("Isaac-Cartpole-Direct-v0", num_envs=4, device=TEST_DEVICE, solver=solver)
     try:
         assert SimulationContext.instance().physics_manager.__name__ == manager
         env.reset()
         for _ in range(50):
-            obs, *_ = env.step(torch.zeros(4, 1))
+            obs, *_ = env.step(torch.zeros(4, 1, device=TEST_DEVICE))
         assert torch.isfinite(obs["policy"]).all()
     finally:
         env.close()

@@ -6,13 +6,14 @@ import math
 
 import pytest
 import torch
+from conftest import TEST_DEVICE, cpu_only
 
 NUM_ENVS = 6
 
 
 @pytest.fixture(scope="module")
 def env():
-    """One direct cartpole of 6 envs on CPU, shared by the tests (each writes the state it needs)."""
+    """One direct cartpole of 6 envs on the test device, shared by the tests (each writes the state it needs)."""
     from isaaclab.sim import SimulationContext
 
     from isaaclab_contrib.tasks.cartpole.cartpole_direct_env_cfg import CartpoleEnvCfg, make_cartpole_direct_env
@@ -20,8 +21,11 @@ def env():
     SimulationContext.clear_instance()
     cfg = CartpoleEnvCfg()
     cfg.scene.num_envs = NUM_ENVS
-    cfg.sim.device = "cpu"
+    cfg.sim.device = TEST_DEVICE
     env = make_cartpole_direct_env(cfg)
+    # eager steps and resets: the tests swap in upstream's hooks and change cfg values between steps, which a
+    # recorded CUDA graph would not see (whole-step replay is checked by test/envs/test_graph_step.py)
+    env.capture_env_step = env.capture_mask_reset = False
     env.reset(seed=0)
     yield env
     env.close()
@@ -37,11 +41,17 @@ def _upstream():
 def _write_joints(env, cart_pos, pole_pos, cart_vel, pole_vel) -> None:
     """Write per-env cart [m, m/s] and pole [rad, rad/s] positions and velocities into the simulation state."""
     robot = env.cartpole
-    pos = torch.zeros((env.num_envs, robot.num_joints))
+    pos = torch.zeros((env.num_envs, robot.num_joints), device=TEST_DEVICE)
     vel = torch.zeros_like(pos)
     cart, pole = env._cart_dof_idx, env._pole_dof_idx
-    pos[:, cart], pos[:, pole] = torch.tensor(cart_pos)[:, None], torch.tensor(pole_pos)[:, None]
-    vel[:, cart], vel[:, pole] = torch.tensor(cart_vel)[:, None], torch.tensor(pole_vel)[:, None]
+    pos[:, cart], pos[:, pole] = (
+        torch.tensor(cart_pos, device=TEST_DEVICE)[:, None],
+        torch.tensor(pole_pos, device=TEST_DEVICE)[:, None],
+    )
+    vel[:, cart], vel[:, pole] = (
+        torch.tensor(cart_vel, device=TEST_DEVICE)[:, None],
+        torch.tensor(pole_vel, device=TEST_DEVICE)[:, None],
+    )
     robot.write_joint_position_to_sim_index(position=pos)
     robot.write_joint_velocity_to_sim_index(velocity=vel)
 
@@ -62,7 +72,7 @@ def test_dones_match_upstream_out_of_bounds_and_time_out(env):
     """Out-of-bounds carts and episodes at or past the limit give upstream's terminated and time-out flags."""
     _write_joints(env, CART_POS, POLE_POS, CART_VEL, POLE_VEL)
     limit = env.max_episode_length
-    env.episode_length_buf[:] = torch.tensor([0, limit - 1, limit, limit + 3, 5, limit])
+    env.episode_length_buf[:] = torch.tensor([0, limit - 1, limit, limit + 3, 5, limit], device=TEST_DEVICE)
     terminated, time_out = env._get_dones()
     expected = _upstream_dones(env)
     assert torch.equal(terminated, expected[0]) and torch.equal(time_out, expected[1])
@@ -73,7 +83,7 @@ def test_dones_match_upstream_out_of_bounds_and_time_out(env):
 def test_rewards_match_upstream_with_terminated_envs(env):
     """Rewards equal upstream's ``compute_rewards`` with wrapped pole angles and some envs terminated."""
     _write_joints(env, CART_POS, POLE_POS, CART_VEL, POLE_VEL)
-    env.reset_terminated[:] = torch.tensor([False, True, True, False, True, False])
+    env.reset_terminated[:] = torch.tensor([False, True, True, False, True, False], device=TEST_DEVICE)
     reward = env._get_rewards()
     expected = _upstream().CartpoleEnv._get_rewards(env)
     torch.testing.assert_close(reward, expected, rtol=1e-6, atol=1e-7)
@@ -87,7 +97,7 @@ def test_observations_match_upstream(env):
     saved = [tensor.clone() for tensor in defaults]
     try:
         for offset, tensor in zip((0.25, -0.5), defaults, strict=True):
-            tensor += offset * torch.arange(1, tensor.shape[1] + 1)
+            tensor += offset * torch.arange(1, tensor.shape[1] + 1, device=TEST_DEVICE)
         obs = env._get_observations()["policy"]
         env.joint_pos, env.joint_vel = data.joint_pos.torch, data.joint_vel.torch
         expected = _upstream().CartpoleEnv._get_observations(env)["policy"]
@@ -100,7 +110,7 @@ def test_observations_match_upstream(env):
 def test_cfg_fields_are_read_at_each_call(env):
     """Changed reward scales, cart limit and episode length take effect on the next call, as upstream's."""
     _write_joints(env, CART_POS, POLE_POS, CART_VEL, POLE_VEL)
-    env.reset_terminated[:] = torch.tensor([True, False, True, False, False, True])
+    env.reset_terminated[:] = torch.tensor([True, False, True, False, False, True], device=TEST_DEVICE)
     env.episode_length_buf[:] = 200  # within 5 s (300 steps), past 2.5 s
     cfg = env.cfg
     names = [f"rew_scale_{term}" for term in ("alive", "terminated", "pole_pos", "cart_vel", "pole_vel")]
@@ -126,9 +136,9 @@ def test_returned_obs_and_reward_are_kept_across_the_next_step(env):
     """An eager step's observation and reward are not rewritten by the next step (learners keep them)."""
     env.reset(seed=1)
     generator = torch.Generator().manual_seed(2)
-    obs, reward, *_ = env.step(2.0 * torch.rand((NUM_ENVS, 1), generator=generator) - 1.0)
+    obs, reward, *_ = env.step(2.0 * torch.rand((NUM_ENVS, 1), generator=generator).to(TEST_DEVICE) - 1.0)
     kept_obs, kept_reward = obs["policy"].clone(), reward.clone()
-    next_obs, next_reward, *_ = env.step(2.0 * torch.rand((NUM_ENVS, 1), generator=generator) - 1.0)
+    next_obs, next_reward, *_ = env.step(2.0 * torch.rand((NUM_ENVS, 1), generator=generator).to(TEST_DEVICE) - 1.0)
     assert torch.equal(obs["policy"], kept_obs) and torch.equal(reward, kept_reward)
     assert not torch.equal(next_obs["policy"], kept_obs)
 
@@ -139,12 +149,18 @@ def _trajectory(env, steps: int) -> list[tuple[torch.Tensor, ...]]:
     generator = torch.Generator().manual_seed(4)
     returned = []
     for _ in range(steps):
-        obs, reward, terminated, time_out, _ = env.step(torch.rand((NUM_ENVS, 1), generator=generator) + 0.5)
+        obs, reward, terminated, time_out, _ = env.step(
+            torch.rand((NUM_ENVS, 1), generator=generator).to(TEST_DEVICE) + 0.5
+        )
         returned.append((obs["policy"].clone(), reward.clone(), terminated.clone(), time_out.clone()))
     return returned
 
 
-@pytest.mark.parametrize("mask_reset", [False, True], ids=["index_reset", "mask_reset"])
+@pytest.mark.parametrize(
+    "mask_reset",
+    [pytest.param(False, marks=cpu_only("CUDA envs always reset by mask: no index-reset path")), True],
+    ids=["index_reset", "mask_reset"],
+)
 def test_steps_with_resets_match_upstream_hooks(env, mask_reset):
     """35 steps (carts driven out of bounds, reset) return what the same steps with upstream's hooks return."""
     env.mask_reset_on_cpu = mask_reset  # the mask reset is the CUDA path
@@ -174,7 +190,7 @@ def test_masked_reset_state_is_upstream_formula_on_the_same_draw(env):
     before = (data.joint_pos.torch.clone(), data.joint_vel.torch.clone())
     vel_limits = data.soft_joint_vel_limits.torch
     saved = (vel_limits.clone(), cfg.initial_cart_position_range, cfg.initial_cart_velocity_range)
-    mask = torch.tensor([True, False, True, True, False, True])
+    mask = torch.tensor([True, False, True, True, False, True], device=TEST_DEVICE)
     try:
         vel_limits[:] = 0.4  # [m/s, rad/s] below the sampled cart speeds: the velocity clamp acts
         cfg.initial_cart_position_range = (-6.0, 6.0)  # [m] past the rail's soft limits: the position clamp acts
@@ -182,7 +198,7 @@ def test_masked_reset_state_is_upstream_formula_on_the_same_draw(env):
         torch.manual_seed(11)
         env._write_masked_sim_state(mask)
         torch.manual_seed(11)
-        uniform = torch.rand((2, env.num_envs, robot.num_joints))
+        uniform = torch.rand((2, env.num_envs, robot.num_joints), device=TEST_DEVICE)
         ranges = {
             (0, int(env._cart_dof_idx[0])): cfg.initial_cart_position_range,
             (0, int(env._pole_dof_idx[0])): cfg.initial_pole_angle_range,

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import TEST_DEVICE
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts" / "environments"
 
@@ -35,8 +36,19 @@ def test_list_envs_marks_upstream_ids():
 
 @pytest.fixture(scope="module")
 def zero_run() -> subprocess.CompletedProcess:
-    """zero_agent on 4 CPU cartpoles for 320 steps (300-step episodes)."""
-    argv = ["--task", "Isaac-Cartpole-Direct-v0", "--num_envs", "4", "--device", "cpu", "--steps", "320", "--seed", "0"]
+    """zero_agent on 4 cartpoles (test device) for 320 steps (300-step episodes)."""
+    argv = [
+        "--task",
+        "Isaac-Cartpole-Direct-v0",
+        "--num_envs",
+        "4",
+        "--device",
+        TEST_DEVICE,
+        "--steps",
+        "320",
+        "--seed",
+        "0",
+    ]
     result = subprocess.run(
         [sys.executable, str(SCRIPTS / "zero_agent.py"), *argv], capture_output=True, text=True, timeout=600
     )

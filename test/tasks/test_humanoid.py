@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import torch
+from conftest import TEST_DEVICE
 
 
 def test_humanoid_direct_env_steps_without_nan():
@@ -16,7 +17,7 @@ def test_humanoid_direct_env_steps_without_nan():
     SimulationContext.clear_instance()
     cfg = load_env_cfg("Isaac-Humanoid-Direct-v0")
     cfg.scene.num_envs = 16
-    cfg.sim.device = "cpu"
+    cfg.sim.device = TEST_DEVICE
     env = gym.make("Isaac-Humanoid-Direct-v0", cfg=cfg)
     try:
         robot = env.unwrapped.scene["robot"]
@@ -26,7 +27,7 @@ def test_humanoid_direct_env_steps_without_nan():
         assert obs["policy"].shape == (16, 87)
         generator = torch.Generator().manual_seed(0)
         for _ in range(150):
-            action = 2.0 * torch.rand((16, 21), generator=generator) - 1.0
+            action = 2.0 * torch.rand((16, 21), generator=generator).to(TEST_DEVICE) - 1.0
             obs, *_ = env.step(action)
             assert torch.isfinite(obs["policy"]).all()
     finally:

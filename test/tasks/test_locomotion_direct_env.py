@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import pytest
 import torch
+from conftest import ON_CUDA, TEST_DEVICE, cpu_only
 
 NUM_ENVS = 8
 TASKS = ["Isaac-Ant-Direct-v0", "Isaac-Humanoid-Direct-v0"]
 
 # float32 round-off: atan2 (roll, yaw, angle to target) and the heading projection differ from torch's by an ulp
 ANGLE_TOL = {"rtol": 1e-6, "atol": 2.5e-7}
+# CUDA contracts the Warp kernels' multiply-adds (FMA): values such as the potentials (about -6e4, float32 ulp 0.004)
+# can differ from torch's by an ulp, and the progress reward is a difference of two of them
+CUDA_TOL = {"rtol": 1e-6, "atol": 1e-6}
+REWARD_TOL = {"rtol": 1e-6, "atol": 2e-2} if ON_CUDA else {"rtol": 1e-6, "atol": 1e-6}
 
 
 @pytest.fixture(scope="module", params=TASKS)
 def env(request):
-    """One locomotion env of 8 envs on CPU per task, shared by the tests (each writes the state it needs)."""
+    """One locomotion env of 8 envs on the test device per task, shared by the tests (each writes the state it
+    needs)."""
     import gymnasium as gym
     from isaaclab.sim import SimulationContext
 
@@ -24,8 +30,11 @@ def env(request):
     SimulationContext.clear_instance()
     cfg = load_env_cfg(request.param)
     cfg.scene.num_envs = NUM_ENVS
-    cfg.sim.device = "cpu"
+    cfg.sim.device = TEST_DEVICE
     env = gym.make(request.param, cfg=cfg).unwrapped
+    # eager steps and resets: the tests swap in upstream's hooks and change cfg values between steps, which a
+    # recorded CUDA graph would not see (whole-step replay is checked by test/envs/test_graph_step.py)
+    env.capture_env_step = env.capture_mask_reset = False
     env.reset(seed=0)
     yield env
     env.close()
@@ -45,7 +54,7 @@ def _derived_names() -> tuple[str, ...]:
 
 
 def _uniform(generator, low: float, high: float, *shape: int) -> torch.Tensor:
-    return low + (high - low) * torch.rand(shape, generator=generator)
+    return low + (high - low) * torch.rand(shape, generator=generator).to(TEST_DEVICE)
 
 
 def _write_random_state(env, seed: int) -> None:
@@ -55,25 +64,25 @@ def _write_random_state(env, seed: int) -> None:
     """
     generator = torch.Generator().manual_seed(seed)
     robot, n = env.robot, env.num_envs
-    pose = torch.zeros((n, 7))
+    pose = torch.zeros((n, 7), device=TEST_DEVICE)
     offsets = torch.stack([_uniform(generator, -3.0, 3.0, n), _uniform(generator, -3.0, 3.0, n)], -1)
     pose[:, :2] = env.scene.env_origins[:, :2] + offsets
     pose[:, 2] = _uniform(generator, 0.2, 1.5, n)
-    quat = torch.randn((n, 4), generator=generator)
+    quat = torch.randn((n, 4), generator=generator).to(TEST_DEVICE)
     pose[:, 3:] = quat / quat.norm(dim=-1, keepdim=True)
     pose[0, :2] = env.targets[0, :2]
-    pose[1, 3:] = torch.tensor([0.0, 0.0, 1.0, 0.0])
+    pose[1, 3:] = torch.tensor([0.0, 0.0, 1.0, 0.0], device=TEST_DEVICE)
     robot.write_root_pose_to_sim_index(root_pose=pose)
     robot.write_root_velocity_to_sim_index(root_velocity=_uniform(generator, -3.0, 3.0, n, 6))
     limits = robot.data.soft_joint_pos_limits.torch
     low, span = limits[..., 0], limits[..., 1] - limits[..., 0]
     robot.write_joint_position_to_sim_index(
-        position=low - 0.1 * span + 1.2 * span * torch.rand(low.shape, generator=generator)
+        position=low - 0.1 * span + 1.2 * span * torch.rand(low.shape, generator=generator).to(TEST_DEVICE)
     )
     robot.write_joint_velocity_to_sim_index(velocity=_uniform(generator, -5.0, 5.0, *low.shape))
     env.potentials.copy_(_uniform(generator, -7.0e4, -5.0e4, n))
     env.actions.copy_(_uniform(generator, -1.5, 1.5, *env.actions.shape))
-    env.reset_terminated[:] = torch.arange(n) % 3 == 1
+    env.reset_terminated[:] = torch.arange(n, device=TEST_DEVICE) % 3 == 1
     wrench = env.joint_wrench.data
     wrench.force.torch[:] = _uniform(generator, -100.0, 100.0, *wrench.force.torch.shape)
     wrench.torque.torch[:] = _uniform(generator, -10.0, 10.0, *wrench.torque.torch.shape)
@@ -99,6 +108,8 @@ def _assert_derived_close(ours: dict, theirs: dict) -> None:
     for name in _derived_names():
         if name in ("roll", "yaw", "angle_to_target", "heading_proj"):
             torch.testing.assert_close(ours[name], theirs[name], **ANGLE_TOL, msg=name)
+        elif ON_CUDA:
+            torch.testing.assert_close(ours[name], theirs[name], **CUDA_TOL, msg=name)
         else:
             assert torch.equal(ours[name], theirs[name]), f"{name} differs:\n{ours[name]}\n{theirs[name]}"
 
@@ -108,7 +119,7 @@ def test_derived_state_matches_upstream(env):
     default_vel = env.robot.data.default_joint_vel.torch
     saved = default_vel.clone()
     try:
-        default_vel += 0.3 * torch.arange(1, default_vel.shape[1] + 1)
+        default_vel += 0.3 * torch.arange(1, default_vel.shape[1] + 1, device=TEST_DEVICE)
         for seed in range(3):
             _write_random_state(env, seed)
             potentials = env.potentials.clone()
@@ -135,10 +146,16 @@ def test_derived_state_kernel_reads_strided_data():
     )  # fmt: skip
     n, j = 5, 4
     generator = torch.Generator().manual_seed(10)
-    state = torch.randn((n, 19), generator=generator)  # pose (7), body-frame twist (6), gravity (3), forward (3)
+    state = torch.randn((n, 19), generator=generator).to(
+        TEST_DEVICE
+    )  # pose (7), body-frame twist (6), gravity (3), forward (3)
     state[:, 3:7] /= state[:, 3:7].norm(dim=-1, keepdim=True)
-    joints = torch.randn((n, 3 * j), generator=generator)  # positions, velocities, default velocities interleaved
-    limits = torch.sort(torch.randn((n, j, 3), generator=generator), dim=-1).values  # (lower, upper, unused)
+    joints = torch.randn((n, 3 * j), generator=generator).to(
+        TEST_DEVICE
+    )  # positions, velocities, default velocities interleaved
+    limits = torch.sort(
+        torch.randn((n, j, 3), generator=generator).to(TEST_DEVICE), dim=-1
+    ).values  # (lower, upper, unused)
     columns = {
         "root_pos_w": (state[:, 0:3], wp.vec3f),
         "root_quat_w": (state[:, 3:7], wp.quatf),
@@ -151,12 +168,19 @@ def test_derived_state_kernel_reads_strided_data():
         "default_joint_vel": (joints[:, 2::3], wp.float32),
         "soft_joint_pos_limits": (limits[..., :2], wp.vec2f),
     }
-    targets = torch.randn((n, 3), generator=generator)
-    potentials = torch.randn(n, generator=generator)
+    targets = torch.randn((n, 3), generator=generator).to(TEST_DEVICE)
+    potentials = torch.randn(n, generator=generator).to(TEST_DEVICE)
 
     def run(inputs: list) -> list[torch.Tensor]:
-        outputs = [torch.zeros((n, width)) for width in (3, 3, 3)] + [torch.zeros(n) for _ in range(5)]
-        outputs += [torch.zeros((n, j)), torch.zeros((n, j)), torch.zeros(n), torch.zeros(n)]
+        outputs = [torch.zeros((n, width), device=TEST_DEVICE) for width in (3, 3, 3)] + [
+            torch.zeros(n, device=TEST_DEVICE) for _ in range(5)
+        ]
+        outputs += [
+            torch.zeros((n, j), device=TEST_DEVICE),
+            torch.zeros((n, j), device=TEST_DEVICE),
+            torch.zeros(n, device=TEST_DEVICE),
+            torch.zeros(n, device=TEST_DEVICE),
+        ]
         derived = DerivedState()
         for name, output in zip(names, outputs, strict=True):
             setattr(derived, name, wp.from_torch(output))
@@ -176,7 +200,7 @@ def test_dones_match_upstream_termination_height_and_time_out(env):
     """Torsos below ``termination_height`` and episodes at or past the limit give upstream's dones."""
     _write_random_state(env, 3)
     limit = env.max_episode_length
-    env.episode_length_buf[:] = torch.tensor([0, limit - 1, limit, limit + 3, 5, limit, 1, 2])
+    env.episode_length_buf[:] = torch.tensor([0, limit - 1, limit, limit + 3, 5, limit, 1, 2], device=TEST_DEVICE)
     height = env.robot.data.root_pos_w.torch[:, 2].clone()
     saved = env.cfg.termination_height
     try:
@@ -262,7 +286,7 @@ def test_task_attributes_stay_bound_across_steps(env):
     env.mask_reset_on_cpu = True  # the CUDA path: the task's reset runs on every step
     try:
         env.reset(seed=1)
-        actions = torch.zeros(env.actions.shape)
+        actions = torch.zeros(env.actions.shape, device=TEST_DEVICE)
         env.step(actions)
         bound = {name: getattr(env, name) for name in (*_derived_names(), "actions")}
         for _ in range(2):
@@ -296,7 +320,10 @@ def _torch_reset_masked_task(env, mask: torch.Tensor) -> None:
 
 def test_task_reset_matches_the_torch_reference(env):
     """The mask reset's task part zeroes masked actions and restarts their potentials, as the torch reference does."""
-    for seed, mask in ((11, torch.arange(NUM_ENVS) % 2 == 0), (12, torch.arange(NUM_ENVS) < 3)):
+    for seed, mask in (
+        (11, torch.arange(NUM_ENVS, device=TEST_DEVICE) % 2 == 0),
+        (12, torch.arange(NUM_ENVS, device=TEST_DEVICE) < 3),
+    ):
         _write_random_state(env, seed)
         actions, potentials = env.actions.clone(), env.potentials.clone()
         env._reset_masked_task(mask.clone())  # a new mask tensor on each call
@@ -321,7 +348,7 @@ DEATH_STEP = 7  # every torso is below the raised termination height on this ste
 def _trajectory(env) -> list[tuple[torch.Tensor, ...]]:
     """Reset with seed 3, staggered 4-step episodes, every env dying on one step: copies of what each step returned."""
     env.reset(seed=3)
-    env.episode_length_buf[:] = torch.arange(env.num_envs) % 4
+    env.episode_length_buf[:] = torch.arange(env.num_envs, device=TEST_DEVICE) % 4
     generator = torch.Generator().manual_seed(4)
     saved = env.cfg.termination_height
     returned = []
@@ -335,7 +362,11 @@ def _trajectory(env) -> list[tuple[torch.Tensor, ...]]:
     return returned
 
 
-@pytest.mark.parametrize("mask_reset", [False, True], ids=["index_reset", "mask_reset"])
+@pytest.mark.parametrize(
+    "mask_reset",
+    [pytest.param(False, marks=cpu_only("CUDA envs always reset by mask: no index-reset path")), True],
+    ids=["index_reset", "mask_reset"],
+)
 def test_steps_with_resets_match_upstream_hooks(env, mask_reset):
     """12 steps with time-outs and deaths return what the same steps with upstream's torch hooks return."""
     saved_length = env.cfg.episode_length_s
@@ -365,5 +396,5 @@ def test_steps_with_resets_match_upstream_hooks(env, mask_reset):
     assert any(time_out.any() and not time_out.all() for *_, time_out in ours), "episodes must time out staggered"
     for step, (a, b) in enumerate(zip(ours, theirs, strict=True)):
         torch.testing.assert_close(a[0], b[0], **ANGLE_TOL, msg=f"observation differs at step {step}")
-        torch.testing.assert_close(a[1], b[1], rtol=1e-6, atol=1e-6, msg=f"reward differs at step {step}")
+        torch.testing.assert_close(a[1], b[1], **REWARD_TOL, msg=f"reward differs at step {step}")
         assert torch.equal(a[2], b[2]) and torch.equal(a[3], b[3]), f"dones differ at step {step}"

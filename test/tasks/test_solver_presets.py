@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from conftest import TEST_DEVICE
 
 from isaaclab_contrib.tasks.ant.ant_direct_env_cfg import ANT_PHYSICS
 from isaaclab_contrib.tasks.cartpole.physics_cfg import CARTPOLE_PHYSICS
@@ -32,14 +33,14 @@ def test_preset_stays_finite_and_bounded(family, solver):
     from isaaclab_contrib.app.env_factory import make_env
 
     SimulationContext.clear_instance()
-    env = make_env(TASKS[family], num_envs=16, device="cpu", solver=solver)
+    env = make_env(TASKS[family], num_envs=16, device=TEST_DEVICE, solver=solver)
     try:
         env.reset(seed=0)
         num_actions = env.unwrapped.single_action_space.shape[0]
         generator = torch.Generator().manual_seed(0)
         worst = 0.0
         for step in range(300):
-            action = 2.0 * torch.rand((16, num_actions), generator=generator) - 1.0
+            action = 2.0 * torch.rand((16, num_actions), generator=generator).to(TEST_DEVICE) - 1.0
             obs, reward, _, _, extras = env.step(action)
             policy = obs["policy"]
             assert int(extras["nan_envs"]) == 0, f"non-finite world at step {step}"

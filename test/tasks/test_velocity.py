@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from conftest import TEST_DEVICE
 
 NUM_ENVS = 16
 STEPS = 300
@@ -22,8 +23,8 @@ TASKS = [
 
 @pytest.mark.parametrize("task", TASKS)
 def test_random_actions_stay_finite(task):
-    """16 envs on CPU take 300 uniform random actions in [-1, 1] on the mask path; observations and rewards stay
-    finite, every env resets by time-out and gets pushed."""
+    """16 envs take 300 uniform random actions in [-1, 1] on the mask path; observations and rewards stay finite,
+    every env resets by time-out and gets pushed."""
     import gymnasium as gym
 
     import isaaclab_contrib.tasks  # noqa: F401
@@ -31,7 +32,7 @@ def test_random_actions_stay_finite(task):
 
     cfg = load_env_cfg(task)
     cfg.scene.num_envs = NUM_ENVS
-    cfg.sim.device = "cpu"
+    cfg.sim.device = TEST_DEVICE
     cfg.episode_length_s = EPISODE_STEPS * cfg.sim.dt * cfg.decimation
     cfg.events.push_robot.interval_range_s = PUSH_INTERVAL_S
     generator_cfg = cfg.scene.terrain.terrain_generator
@@ -45,9 +46,11 @@ def test_random_actions_stay_finite(task):
         obs, _ = env.reset(seed=0)
         shape = base.action_space.shape
         generator = torch.Generator().manual_seed(0)
-        resets = torch.zeros(NUM_ENVS, dtype=torch.long)
+        resets = torch.zeros(NUM_ENVS, dtype=torch.long, device=TEST_DEVICE)
         for _ in range(STEPS):
-            obs, reward, terminated, time_out, _ = env.step(2.0 * torch.rand(shape, generator=generator) - 1.0)
+            obs, reward, terminated, time_out, _ = env.step(
+                2.0 * torch.rand(shape, generator=generator).to(TEST_DEVICE) - 1.0
+            )
             assert torch.isfinite(obs["policy"]).all() and torch.isfinite(reward).all()
             resets += terminated | time_out
         assert base.common_step_counter == STEPS

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import TEST_DEVICE
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 RUNNER = pathlib.Path(__file__).with_name("upstream_offline_runner.py")
@@ -84,7 +85,7 @@ def test_upstream_camera_task_steps_on_offline_assets(asset_root, task, presets,
 def test_random_agent_script_runs_upstream_task(asset_root):
     """scripts/environments/random_agent.py runs an isaaclab_tasks task on the offline assets (docs/assets.md)."""
     script = REPO / "scripts" / "environments" / "random_agent.py"
-    args = ["--task", "Isaac-Cartpole-Direct", "--num_envs", "4", "--device", "cpu", "--steps", "20"]
+    args = ["--task", "Isaac-Cartpole-Direct", "--num_envs", "4", "--device", TEST_DEVICE, "--steps", "20"]
     result = subprocess.run(
         [sys.executable, str(script), *args], env=_env(asset_root), capture_output=True, text=True, timeout=900
     )

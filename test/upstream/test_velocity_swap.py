@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from conftest import TEST_DEVICE
 
 NUM_ENVS = 4
 STEPS = 10
@@ -41,14 +42,14 @@ def test_upstream_rough_cfg_with_offline_robot_steps(folder, cfg_class, swap, ta
         velocity_swap.load_upstream_velocity_cfg(folder, cfg_class), getattr(velocity_swap, swap)
     )
     cfg.scene.num_envs = NUM_ENVS
-    cfg.sim.device = "cpu"
+    cfg.sim.device = TEST_DEVICE
     env = gym.make(task, cfg=cfg)
     try:
         obs, _ = env.reset(seed=0)
         assert env.unwrapped.scene["robot"].num_joints == num_joints
         generator = torch.Generator().manual_seed(0)
         for _ in range(STEPS):
-            action = 2.0 * torch.rand(env.unwrapped.action_space.shape, generator=generator) - 1.0
+            action = 2.0 * torch.rand(env.unwrapped.action_space.shape, generator=generator).to(TEST_DEVICE) - 1.0
             obs, reward, _, _, _ = env.step(action)
             assert torch.isfinite(obs["policy"]).all() and torch.isfinite(reward).all()
         assert env.unwrapped.scene["height_scanner"].data.ray_hits_w.shape[0] == NUM_ENVS

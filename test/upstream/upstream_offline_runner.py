@@ -9,6 +9,7 @@ line with the manager's name, the observation shape and whether every observatio
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 
@@ -23,7 +24,7 @@ def run(task: str, steps: int, num_envs: int, presets: str) -> dict:
 
     cfg = resolve_presets(load_cfg_from_registry(task, "env_cfg_entry_point"), tuple(presets.split(",")))
     cfg.scene.num_envs = num_envs
-    cfg.sim.device = "cpu"
+    cfg.sim.device = os.environ.get("ISAACLAB_NEWTON_TEST_DEVICE", "cpu")  # the suite's test device
     env = gym.make(task, cfg=cfg)
     try:
         manager = SimulationContext.instance().physics_manager.__name__

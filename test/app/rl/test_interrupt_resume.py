@@ -7,6 +7,7 @@ import os
 import signal
 
 import pytest
+from conftest import TEST_DEVICE
 
 TASK = "Isaac-Cartpole-Direct-v0"
 STEPS_PER_ITERATION = 32
@@ -25,7 +26,18 @@ def _sigint_raises():
 def _train(log_root, run_name: str, *extra: str):
     from isaaclab_contrib.app.rl.train import main
 
-    args = ["--task", TASK, "--num_envs", "4", "--device", "cpu", "--log_root", str(log_root), "--run_name", run_name]
+    args = [
+        "--task",
+        TASK,
+        "--num_envs",
+        "4",
+        "--device",
+        TEST_DEVICE,
+        "--log_root",
+        str(log_root),
+        "--run_name",
+        run_name,
+    ]
     return main([*args, *extra])
 
 

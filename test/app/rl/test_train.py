@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import TEST_DEVICE
 
 from isaaclab_contrib.app.rl.train import main
 
@@ -16,7 +17,7 @@ def test_checkpoint_without_resume_is_refused():
 def test_unknown_task_names_the_closest_ids():
     """An unknown --task exits naming the closest registered ids."""
     with pytest.raises(SystemExit, match="did you mean 'Isaac-Cartpole-Direct-v0'"):
-        main(["--task", "Isaac-Cartpole-Direkt-v0", "--device", "cpu"])
+        main(["--task", "Isaac-Cartpole-Direkt-v0", "--device", TEST_DEVICE])
 
 
 def test_distributed_outside_torchrun_is_refused(monkeypatch):
@@ -44,7 +45,7 @@ def test_preset_token_must_name_presets(capsys):
 def test_presets_on_a_versioned_task_are_refused():
     """presets= applies to isaaclab_tasks ids; on one of ours (-v0) it exits naming that."""
     with pytest.raises(SystemExit, match="isaaclab_tasks"):
-        main(["--task", "Isaac-Cartpole-Direct-v0", "--device", "cpu", "presets=depth"])
+        main(["--task", "Isaac-Cartpole-Direct-v0", "--device", TEST_DEVICE, "presets=depth"])
 
 
 def test_upstream_task_with_presets_passes_the_checks_and_plays_latest(tmp_path):
@@ -57,7 +58,15 @@ def test_upstream_task_with_presets_passes_the_checks_and_plays_latest(tmp_path)
     run = tmp_path / "rsl_rl" / "cartpole_camera_direct" / "2026-01-01_00-00-00"
     run.mkdir(parents=True)
     (run / "model_3.pt").write_bytes(b"")
-    argv = ["--task", "Isaac-Cartpole-Camera-Direct", "--device", "cpu", "--log_root", str(tmp_path), "presets=depth"]
+    argv = [
+        "--task",
+        "Isaac-Cartpole-Camera-Direct",
+        "--device",
+        TEST_DEVICE,
+        "--log_root",
+        str(tmp_path),
+        "presets=depth",
+    ]
     code = (
         "from isaaclab_contrib.app.rl.cli import parse_play_args\n"
         "from isaaclab_contrib.app.rl.session import load_task_cfgs\n"

@@ -1,20 +1,32 @@
-"""Train cartpole for two iterations on CPU, then play, export and compare the exported policy with the checkpoint."""
+"""Train cartpole two iterations on the test device; play, export and check the export against the checkpoint."""
 
 from __future__ import annotations
 
 import pytest
 import torch
+from conftest import TEST_DEVICE
 
 TASK = "Isaac-Cartpole-Direct-v0"
 
 
 @pytest.fixture(scope="module")
 def trained_run(tmp_path_factory):
-    """A two-iteration cartpole run (16 envs, CPU) in a temporary log root."""
+    """A two-iteration cartpole run (16 envs, test device) in a temporary log root."""
     from isaaclab_contrib.app.rl.train import main
 
     log_root = tmp_path_factory.mktemp("logs")
-    args = ["--task", TASK, "--num_envs", "16", "--device", "cpu", "--max_iterations", "2", "--log_root", str(log_root)]
+    args = [
+        "--task",
+        TASK,
+        "--num_envs",
+        "16",
+        "--device",
+        TEST_DEVICE,
+        "--max_iterations",
+        "2",
+        "--log_root",
+        str(log_root),
+    ]
     return main([*args, "--run_name", "ci"]), log_root
 
 
@@ -24,7 +36,7 @@ def played(trained_run):
     from isaaclab_contrib.app.rl.play import main
 
     _, log_root = trained_run
-    args = ["--task", TASK, "--num_envs", "8", "--device", "cpu", "--log_root", str(log_root)]
+    args = ["--task", TASK, "--num_envs", "8", "--device", TEST_DEVICE, "--log_root", str(log_root)]
     return main([*args, "--video", "--video_format", "usd", "--video_length", "10", "--video_num_envs", "2"])
 
 
@@ -34,7 +46,7 @@ def played_mp4(trained_run):
     from isaaclab_contrib.app.rl.play import main
 
     _, log_root = trained_run
-    args = ["--task", TASK, "--num_envs", "4", "--device", "cpu", "--log_root", str(log_root), "--steps", "12"]
+    args = ["--task", TASK, "--num_envs", "4", "--device", TEST_DEVICE, "--log_root", str(log_root), "--steps", "12"]
     return main([*args, "--video", "--video_length", "10", "--video_num_envs", "2"])
 
 
@@ -87,18 +99,20 @@ def test_exported_torchscript_matches_checkpoint_policy(played):
     from isaaclab_contrib.app.rl.cli import Placement, play_parser
     from isaaclab_contrib.app.rl.session import configure_agent, load_task_cfgs, make_runner, make_task_env
 
-    args = play_parser().parse_args(["--task", TASK, "--num_envs", "8", "--device", "cpu"])
-    placement = Placement(device="cpu")
+    args = play_parser().parse_args(["--task", TASK, "--num_envs", "8", "--device", TEST_DEVICE])
+    placement = Placement(device=TEST_DEVICE)
     env_cfg, agent_cfg = load_task_cfgs(args)
     agent_cfg = configure_agent(agent_cfg, args, placement)
     env = make_task_env(args, env_cfg, agent_cfg, placement)
     try:
         runner = make_runner(env, agent_cfg, log_dir=None)
-        runner.load(str(played.checkpoint), map_location="cpu")
-        policy = runner.get_inference_policy(device="cpu")
+        runner.load(str(played.checkpoint), map_location=TEST_DEVICE)
+        policy = runner.get_inference_policy(device=TEST_DEVICE)
         obs = runner.env.get_observations()
-        obs["policy"] = obs["policy"] + torch.linspace(-0.5, 0.5, obs["policy"].numel()).reshape(obs["policy"].shape)
-        exported = torch.jit.load(str(played.policy_jit))
+        obs["policy"] = obs["policy"] + torch.linspace(-0.5, 0.5, obs["policy"].numel(), device=TEST_DEVICE).reshape(
+            obs["policy"].shape
+        )
+        exported = torch.jit.load(str(played.policy_jit), map_location=TEST_DEVICE)
         with torch.inference_mode():
             torch.testing.assert_close(exported(obs["policy"]), policy(obs), rtol=1e-5, atol=1e-6)
     finally:

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 import torch
-from conftest import step_scene
+from conftest import TEST_DEVICE, step_scene
 
 G = 9.81  # [m/s^2]
 SLOPE = math.atan(0.5)  # tan(slope) = 0.5
@@ -34,11 +34,11 @@ def _term(term_cls, env, **params):
 
 
 def _rest(scene, cube) -> None:
-    pose = torch.tensor([0.0, 0.0, 0.1 + 1e-3, 0.0, 0.0, 0.0, 1.0]).repeat(scene.num_envs, 1)
+    pose = torch.tensor([0.0, 0.0, 0.1 + 1e-3, 0.0, 0.0, 0.0, 1.0], device=TEST_DEVICE).repeat(scene.num_envs, 1)
     pose[:, :3] += scene.env_origins
     cube.reset()
     cube.write_root_pose_to_sim_index(root_pose=pose)
-    cube.write_root_velocity_to_sim_index(root_velocity=torch.zeros(scene.num_envs, 6))
+    cube.write_root_velocity_to_sim_index(root_velocity=torch.zeros(scene.num_envs, 6, device=TEST_DEVICE))
 
 
 def test_gravity_randomization_sets_each_env_fall(cubes):
@@ -53,7 +53,7 @@ def test_gravity_randomization_sets_each_env_fall(cubes):
         operation="abs",
     )
     cube = scene["cube"]
-    term(env, torch.tensor([1]), **params)
+    term(env, torch.tensor([1], device=TEST_DEVICE), **params)
     _rest(scene, cube)
     pose = cube.data.root_link_pose_w.torch.clone()
     pose[:, 2] += 2.0
@@ -81,7 +81,7 @@ def test_friction_randomization_decides_slide_on_slope(cubes):
         num_buckets=1,
     )
     material(env, None, **mparams)
-    material(env, torch.tensor([0]), **{**mparams, "static_friction_range": (0.3, 0.3)})
+    material(env, torch.tensor([0], device=TEST_DEVICE), **{**mparams, "static_friction_range": (0.3, 0.3)})
     tilted = [G * math.sin(SLOPE), 0.0, -G * math.cos(SLOPE)]
     gravity, gparams = _term(
         randomize_physics_scene_gravity, env, gravity_distribution_params=(tilted, tilted), operation="abs"
@@ -120,7 +120,7 @@ def test_collider_offsets_write_margin_and_gap(cubes):
     )
     model = NewtonManager.get_model()
     before_margin, before_gap = wp.to_torch(model.shape_margin).clone(), wp.to_torch(model.shape_gap).clone()
-    term(env, torch.tensor([2]), **params)
+    term(env, torch.tensor([2], device=TEST_DEVICE), **params)
     shapes = term._impl._shapes.shapes
     margin, gap = wp.to_torch(model.shape_margin), wp.to_torch(model.shape_gap)
     assert margin[shapes[2]].tolist() == pytest.approx([0.002])

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 import torch
-from conftest import implicit_cartpole_actuators, step_scene
+from conftest import TEST_DEVICE, implicit_cartpole_actuators, step_scene
 
 G = 9.81  # [m/s^2]
 
@@ -36,7 +36,7 @@ def cartpoles(cartpole_scene_factory):
 
 def _rest(scene, robot, pole: float = 0.0) -> None:
     """All joints at 0 (pole at ``pole`` [rad]) and still, targets 0, no effort."""
-    pos = torch.zeros(scene.num_envs, robot.num_joints)
+    pos = torch.zeros(scene.num_envs, robot.num_joints, device=TEST_DEVICE)
     pos[:, robot.find_joints("cart_to_pole")[0]] = pole
     robot.write_joint_position_to_sim_index(position=pos)
     robot.write_joint_velocity_to_sim_index(velocity=torch.zeros_like(pos))
@@ -54,7 +54,7 @@ def test_actuator_gains_doubled_stiffness_doubles_restoring_acceleration(cartpol
     # all joints: core's term fails on a joint subset of a partial actuator group (torch.isin with a list of ids);
     # the cart's new stiffness acts on no force at the start, where the cart is at its target and still
     term, params = _term(randomize_actuator_gains, env, "robot", stiffness_distribution_params=(20.0, 20.0))
-    term(env, torch.tensor([1]), **params)
+    term(env, torch.tensor([1], device=TEST_DEVICE), **params)
     pole = robot.find_joints("cart_to_pole")[0][0]
     assert robot.data.joint_stiffness.torch[:, pole].tolist() == [10.0, 20.0, 10.0]
     _rest(scene, robot, pole=0.2)
@@ -76,13 +76,13 @@ def test_joint_friction_holds_the_written_env_only(cartpoles):
         randomize_joint_parameters, env, "robot", entity={"joint_names": ["slider_to_cart"]},
         friction_distribution_params=(10.0, 10.0), operation="abs",
     )  # fmt: skip
-    term(env, torch.tensor([2]), **params)
+    term(env, torch.tensor([2], device=TEST_DEVICE), **params)
     cart = robot.find_joints("slider_to_cart")[0][0]
     # core writes the same range to the viscous part: Newton's passive joint damping
     assert robot.data.joint_friction_coeff.torch[:, cart].tolist() == [0.0, 0.0, 10.0]
     assert robot.data.joint_viscous_friction_coeff.torch[:, cart].tolist() == [0.0, 0.0, 10.0]
     _rest(scene, robot)
-    effort = torch.zeros(scene.num_envs, robot.num_joints)
+    effort = torch.zeros(scene.num_envs, robot.num_joints, device=TEST_DEVICE)
     effort[:, cart] = 5.0
     robot.actuators.target_command.set_effort_index(value=effort)
     step_scene(sim, scene, 24)
@@ -101,10 +101,10 @@ def cubes(cube_scene_factory):
 
 
 def _place(scene, cube, height: float) -> None:
-    pose = torch.tensor([0.0, 0.0, height, 0.0, 0.0, 0.0, 1.0]).repeat(scene.num_envs, 1)
+    pose = torch.tensor([0.0, 0.0, height, 0.0, 0.0, 0.0, 1.0], device=TEST_DEVICE).repeat(scene.num_envs, 1)
     pose[:, :3] += scene.env_origins
     cube.write_root_pose_to_sim_index(root_pose=pose)
-    cube.write_root_velocity_to_sim_index(root_velocity=torch.zeros(scene.num_envs, 6))
+    cube.write_root_velocity_to_sim_index(root_velocity=torch.zeros(scene.num_envs, 6, device=TEST_DEVICE))
 
 
 def test_push_sets_the_written_envs_velocity(cubes):
@@ -115,7 +115,7 @@ def test_push_sets_the_written_envs_velocity(cubes):
     cube = scene["cube"]
     _place(scene, cube, 2.0)
     term, params = _term(push_by_setting_velocity, env, "cube", velocity_range={"x": (1.0, 1.0)})
-    term(env, torch.tensor([1]), **params)
+    term(env, torch.tensor([1], device=TEST_DEVICE), **params)
     assert cube.data.root_com_lin_vel_w.torch[:, 0].tolist() == pytest.approx([0.0, 1.0, 0.0])
     x0 = cube.data.root_link_pos_w.torch[:, 0].clone()
     steps = 48
@@ -139,7 +139,7 @@ def test_external_force_accelerates_the_written_env_at_f_over_m_minus_g(cubes):
     lift = (3.0 * mass * G,) * 2
     term, params = _term(apply_external_force_torque, env, "cube", force_range=(0.0, 0.0), torque_range=(0.0, 0.0))
     term(env, None, **params)
-    term(env, torch.tensor([0]), **{**params, "force_range": lift})
+    term(env, torch.tensor([0], device=TEST_DEVICE), **{**params, "force_range": lift})
     step_scene(sim, scene, 8)  # 11 mm up: clear of the ground's contact margin
     v0 = cube.data.root_com_lin_vel_w.torch.clone()
     steps = 24

@@ -7,6 +7,7 @@ Usage: ``python cartpole_runner.py`` prints one JSON line.
 from __future__ import annotations
 
 import json
+import os
 
 
 def run() -> dict:
@@ -23,7 +24,7 @@ def run() -> dict:
     task = "Isaac-Cartpole-Camera-Direct"
     cfg = resolve_presets(load_cfg_from_registry(task, "env_cfg_entry_point"), ("newton_mjwarp",))
     cfg.scene.num_envs = 4
-    cfg.sim.device = "cpu"
+    cfg.sim.device = os.environ.get("ISAACLAB_NEWTON_TEST_DEVICE", "cpu")  # the suite's test device
     cfg.scene.tiled_camera.width = cfg.scene.tiled_camera.height = 32
     CartpoleCameraGraphStepEnv.mask_reset_on_cpu = True
     env = gym.make(graph_stepped_spec(task), cfg=cfg)

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The whole test suite under CUDA on one machine: test files spread over pytest-xdist workers (--dist loadfile: one
+# file's tests share a worker, one process and one CUDA context each), ending with a one-line summary.
+#
+#   scripts/ci/gpu_suite.sh [PYTEST ARGS...]        extra arguments go to pytest (default: the whole test/ folder)
+#
+# Environment:
+#   ISAACLAB_NEWTON_TEST_DEVICE  CUDA device the tests run on (default cuda:0; a CPU device is refused)
+#   GPU_SUITE_WORKERS            pytest-xdist workers (default: the machine's CPU count)
+#   GPU_SUITE_OUT                folder for junit.xml and pytest.log (default: a new temporary folder)
+#   GPU_SUITE_TIMEOUT            wall-clock limit [s]: pytest is then interrupted and the summary counts what ran
+#   PYTHON                       interpreter (default: the repository's .venv/bin/python, else python3)
+#
+# Needs pytest-xdist (./isaaclab.sh --install installs it) and a CUDA device that torch sees. Exit status: pytest's.
+# docs/testing.md says how it is run and what it last gave.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root"
+device=${ISAACLAB_NEWTON_TEST_DEVICE:-cuda:0}
+case "$device" in
+    cuda | cuda:*) ;;
+    *) echo "gpu_suite: ISAACLAB_NEWTON_TEST_DEVICE=$device is not a CUDA device (run ./isaaclab.sh --test for CPU)" >&2
+       exit 2 ;;
+esac
+py=${PYTHON:-}
+if [ -z "$py" ]; then
+    if [ -x "$root/.venv/bin/python" ]; then py="$root/.venv/bin/python"; else py=python3; fi
+fi
+workers=${GPU_SUITE_WORKERS:-$(nproc)}
+out=${GPU_SUITE_OUT:-$(mktemp -d -t gpu_suite.XXXXXX)}
+mkdir -p "$out"
+if ! "$py" -c "import xdist" 2>/dev/null; then
+    echo "gpu_suite: pytest-xdist is missing for $py; install it with: $py -m pip install pytest-xdist" >&2
+    exit 2
+fi
+if ! "$py" -c "import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null; then
+    echo "gpu_suite: torch sees no CUDA device with $py; run the CPU suite with ./isaaclab.sh --test" >&2
+    exit 2
+fi
+[ $# -eq 0 ] && set -- test
+# The slowest files on the H200 (cold Warp kernel cache, 16 workers) start first, so that none of them is the tail
+# of the run: test/conftest.py moves the files ISAACLAB_NEWTON_TEST_FIRST names to the front.
+export ISAACLAB_NEWTON_TEST_FIRST="${ISAACLAB_NEWTON_TEST_FIRST-test/test_docs.py test/tasks/test_lift_franka.py
+    test/tasks/test_upstream_offline_assets.py test/physics/test_solver_physics.py test/sensors/test_ray_caster.py
+    test/envs/test_graph_step.py test/observables/test_solver_matrix.py test/physics/test_cpu_graph.py
+    test/physics/test_newton_cfg_fields.py test/controllers/ik/test_newton_ik_solver.py test/cloner/test_terrain_source.py
+    test/coupling/test_couplers.py test/envs/test_nonfinite.py test/envs/test_mask_reset.py}"
+
+limit=()
+[ -n "${GPU_SUITE_TIMEOUT:-}" ] && limit=(timeout -s INT -k 30 "$GPU_SUITE_TIMEOUT")
+start=$(date +%s)
+ISAACLAB_NEWTON_TEST_DEVICE=$device "${limit[@]}" "$py" -m pytest -q -p no:benchmark -n "$workers" --dist loadfile -rfEs --durations=20 \
+    --junitxml="$out/junit.xml" "$@" 2>&1 | tee "$out/pytest.log"
+rc=${PIPESTATUS[0]}
+elapsed=$(($(date +%s) - start))
+
+"$py" - "$out/junit.xml" "$elapsed" "$device" "$workers" "$rc" <<'PYEOF'
+"""Print the one-line summary from pytest's JUnit XML."""
+import sys
+import xml.etree.ElementTree as ET
+
+path, elapsed, device, workers, rc = sys.argv[1:]
+try:
+    import torch
+
+    name = torch.cuda.get_device_name(torch.device(device))
+except Exception:  # the summary still prints without the device's name
+    name = "unknown GPU"
+try:
+    suites = ET.parse(path).getroot()
+except (OSError, ET.ParseError) as err:
+    print(f"gpu_suite: no results ({err}); pytest exit {rc} after {elapsed} s on {device}")
+    sys.exit(0)
+suites = [suites] if suites.tag == "testsuite" else list(suites)
+count = {key: sum(int(s.get(key, 0)) for s in suites) for key in ("tests", "failures", "errors", "skipped")}
+passed = count["tests"] - count["failures"] - count["errors"] - count["skipped"]
+print(
+    f"gpu_suite: {passed} passed, {count['failures']} failed, {count['errors']} errors, {count['skipped']} skipped"
+    f" in {elapsed} s on {device} ({name}, {workers} workers); pytest exit {rc}"
+)
+PYEOF
+exit "$rc"
