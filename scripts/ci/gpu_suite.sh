@@ -42,7 +42,7 @@ fi
 # The slowest files on the H200 (cold Warp kernel cache, 16 workers) start first, so that none of them is the tail
 # of the run: test/conftest.py moves the files ISAACLAB_NEWTON_TEST_FIRST names to the front.
 export ISAACLAB_NEWTON_TEST_FIRST="${ISAACLAB_NEWTON_TEST_FIRST-test/test_docs.py test/tasks/test_lift_franka.py
-    test/tasks/test_upstream_offline_assets.py test/physics/test_solver_physics.py test/sensors/test_ray_caster.py
+    test/upstream/test_offline_upstream_tasks.py test/physics/test_solver_physics.py test/sensors/test_ray_caster.py
     test/envs/test_graph_step.py test/observables/test_solver_matrix.py test/physics/test_cpu_graph.py
     test/physics/test_newton_cfg_fields.py test/controllers/ik/test_newton_ik_solver.py test/cloner/test_terrain_source.py
     test/coupling/test_couplers.py test/envs/test_nonfinite.py test/envs/test_mask_reset.py}"
