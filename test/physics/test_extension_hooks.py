@@ -8,6 +8,7 @@ from typing import ClassVar
 import newton
 import numpy as np
 import warp as wp
+from conftest import EAGER
 from isaaclab.utils import configclass
 from newton import Model
 from newton.solvers import SolverXPBD
@@ -117,7 +118,7 @@ def test_hooks_run_in_the_order_of_the_lifecycle_table(make_sim):
     """Build, hard and soft reset, 3 steps on each decimation path, pre_render and close call the table's hooks."""
     NewtonHookedManager.calls, NewtonHookedManager.deferred_capture = [], False
     dt = 1.0 / 240.0
-    sim = make_sim(_HookedCfg(), dt=dt, num_substeps=2, use_cpu_graph=False, debug_mode=True, fold_decimation=True)
+    sim = make_sim(_HookedCfg(), dt=dt, num_substeps=2, debug_mode=True, fold_decimation=True, **EAGER)
     manager = sim.physics_manager
     _replicated_boxes()
     assert _take_calls() == ["_register_builder_attributes"], "create_builder()"
