@@ -1030,10 +1030,8 @@ class NewtonManager(PhysicsManager):
     @staticmethod
     def _drop_solver_state() -> None:
         """Empty the slots and what was made for the solver: graph, observables, collision pipeline, contacts."""
-        NewtonManager._solver = None
-        NewtonManager._use_single_state = None
-        NewtonManager._needs_collision_pipeline = None
-        NewtonManager._supports_rigid_body_force_input = None
+        for name in SLOT_NAMES:
+            setattr(NewtonManager, name, None)
         NewtonManager._graph = None
         NewtonManager._graph_deferred = False
         NewtonManager._folds_decimation = False
