@@ -15,17 +15,12 @@ ANGLE_TOL = {"rtol": 1e-6, "atol": 2.5e-7}
 @pytest.fixture(scope="module", params=TASKS)
 def env(request):
     """One locomotion env of 8 envs on CPU per task, shared by the tests (each writes the state it needs)."""
-    import gymnasium as gym
     from isaaclab.sim import SimulationContext
 
-    import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.app.env_factory import load_env_cfg
+    from isaaclab_contrib.app.env_factory import make_env
 
     SimulationContext.clear_instance()
-    cfg = load_env_cfg(request.param)
-    cfg.scene.num_envs = NUM_ENVS
-    cfg.sim.device = "cpu"
-    env = gym.make(request.param, cfg=cfg).unwrapped
+    env = make_env(request.param, num_envs=NUM_ENVS, device="cpu").unwrapped
     env.reset(seed=0)
     yield env
     env.close()
