@@ -1,6 +1,7 @@
 """The scripts' command line: one shared parser, its types and checks, answered before torch, Warp or Newton load.
 
-Every script builds its parser with :func:`shared_parser` as a parent, adds only its own arguments and parses with
+Every script builds its parser with :func:`shared_parser` (one task), :func:`sweep_parser` (the benchmarks' several
+tasks and env counts) or :func:`device_parser` (no task) as a parent, adds only its own arguments and parses with
 :func:`parse_args`, so a bad argument is refused in well under 2 s. Only the standard library and gymnasium's
 registry (through :mod:`isaaclab_contrib.tasks`) are imported here.
 """

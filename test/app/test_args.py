@@ -43,6 +43,11 @@ SWEEP_SCRIPTS = [
     )
 ] + [SCRIPTS / "tools" / "rollout_record.py"]
 """Scripts built on the sweep parser (``--tasks``, one or more ``--num_envs``)."""
+SHARED_FLAGS = {
+    **dict.fromkeys(TASK_SCRIPTS, ("--task", "--solver")),
+    **dict.fromkeys(SWEEP_SCRIPTS, ("--tasks", "--solver")),
+}
+"""Flags each task or sweep script's --help must list."""
 OWN_BAD_ARGUMENT = {
     "export_scalars.py": (["--threshold", "x"], "invalid float value: 'x'"),
     "list_envs.py": (["--bogus"], "unrecognized arguments: --bogus"),
@@ -79,15 +84,8 @@ def _answer(script: Path, *argv: str) -> subprocess.CompletedProcess:
 def test_help_is_answered_before_anything_heavy_loads(script):
     """Every script's --help prints its usage within 2 s, the shared arguments where it runs tasks."""
     result = _answer(script, "--help")
-    shared = (
-        {"--task", "--solver"}
-        if script in TASK_SCRIPTS
-        else {"--tasks", "--solver"}
-        if script in SWEEP_SCRIPTS
-        else set()
-    )
     assert result.returncode == 0 and "usage:" in result.stdout, result.stderr[-2000:]
-    assert all(flag in result.stdout for flag in shared)
+    assert all(flag in result.stdout for flag in SHARED_FLAGS.get(script, ()))
 
 
 @pytest.mark.parametrize("script", ALL_SCRIPTS, ids=lambda p: p.name)
@@ -182,3 +180,9 @@ def test_existing_file_refuses_a_missing_path(tmp_path):
     """--policy of a file that does not exist is refused by its path."""
     with pytest.raises(argparse.ArgumentTypeError, match="no such file"):
         script_args.existing_file(str(tmp_path / "policy.pt"))
+
+
+def test_shared_parser_with_a_default_task_needs_no_task_flag():
+    """A script that names its default task runs it when --task is not given."""
+    parser = argparse.ArgumentParser(parents=[script_args.shared_parser(task="Isaac-Cartpole-Direct-v0")])
+    assert parser.parse_args([]).task == "Isaac-Cartpole-Direct-v0"
