@@ -1,6 +1,7 @@
 """The scripts' command line: one shared parser, its types and checks, answered before torch, Warp or Newton load.
 
-Every script builds its parser with :func:`shared_parser` as a parent, adds only its own arguments and parses with
+Every script builds its parser with :func:`shared_parser` (one task), :func:`sweep_parser` (the benchmarks' several
+tasks and env counts) or :func:`device_parser` (no task) as a parent, adds only its own arguments and parses with
 :func:`parse_args`, so a bad argument is refused in well under 2 s. Only the standard library and gymnasium's
 registry (through :mod:`isaaclab_contrib.tasks`) are imported here.
 """
@@ -8,7 +9,7 @@ registry (through :mod:`isaaclab_contrib.tasks`) are imported here.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .devices import device_arg
@@ -54,29 +55,44 @@ def preset_token(text: str) -> tuple[str, ...]:
     return names
 
 
-def shared_parser() -> argparse.ArgumentParser:
+def device_parser() -> argparse.ArgumentParser:
+    """``--device`` and ``--verbose``: the arguments of every script that runs on a device; a parent.
+
+    :func:`shared_parser` and :func:`sweep_parser` hold it; scripts that build no env (raw Newton benchmarks) take it
+    alone.
+    """
+    parser = argparse.ArgumentParser(add_help=False)
+    group = parser.add_argument_group("device")
+    group.add_argument(
+        "--device", type=device_arg, default=None, help="cpu or cuda:<index> (default: cuda:0 if present)."
+    )
+    group.add_argument(
+        "--verbose", action="store_true", help="Also print Warp's module loads, Isaac Lab's setup and rsl-rl's report."
+    )
+    return parser
+
+
+def shared_parser(*, task: str | None = None) -> argparse.ArgumentParser:
     """The arguments every script that runs a task takes; pass it as a parent (``parents=[shared_parser()]``).
 
     ``--task``, ``--num_envs``, ``--device``, ``--seed``, ``--solver``, upstream ``presets=...``, ``--verbose``
     and ``--headless`` (accepted as upstream's scripts take it; there is no viewer window here). A script adds only
     the arguments of its own.
+
+    Args:
+        task: The task run without ``--task`` (default: ``--task`` is required).
     """
-    parser = argparse.ArgumentParser(add_help=False)
+    parser = argparse.ArgumentParser(add_help=False, parents=[device_parser()])
     group = parser.add_argument_group("task")
     group.add_argument(
-        "--task", required=True, help="Task id, e.g. Isaac-Cartpole-Direct-v0 (list_envs.py lists them)."
+        "--task",
+        required=task is None,
+        default=task,
+        help="Task id, e.g. Isaac-Cartpole-Direct-v0 (list_envs.py lists them)"
+        + (f"; default: {task}." if task else "."),
     )
     group.add_argument("--num_envs", type=positive_int, default=None, help="Environments (default: the task's).")
-    group.add_argument(
-        "--device", type=device_arg, default=None, help="cpu or cuda:<index> (default: cuda:0 if present)."
-    )
-    group.add_argument("--seed", type=int, default=None, help="Environment seed (default: the task's or agent's).")
-    group.add_argument(
-        "--solver",
-        default=None,
-        help="Physics preset: mjwarp (default), featherstone, xpbd where the task offers it; upstream ids: the"
-        " <solver> of their newton_<solver> presets (mjwarp, kamino).",
-    )
+    _add_seed_and_solver(group)
     group.add_argument(
         "presets",
         nargs="?",
@@ -87,10 +103,50 @@ def shared_parser() -> argparse.ArgumentParser:
     )
     # Viewer arguments (--viewer, --viewer_envs) join this group when the scripts get a viewer.
     group.add_argument("--headless", action="store_true", help="Accepted as upstream's scripts take it (no viewer).")
-    group.add_argument(
-        "--verbose", action="store_true", help="Also print Warp's module loads, Isaac Lab's setup and rsl-rl's report."
-    )
     return parser
+
+
+def sweep_parser(
+    *, tasks: Sequence[str] | None = None, num_envs: Sequence[int] | None = None
+) -> argparse.ArgumentParser:
+    """The arguments of scripts that run several tasks and env counts (the benchmarks); a parent.
+
+    ``--tasks`` and ``--num_envs`` take one or more values; ``--device``, ``--seed``, ``--solver`` and ``--verbose``
+    are those of :func:`shared_parser`.
+
+    Args:
+        tasks: Tasks run without ``--tasks`` (default: ``None``, every task we register, as the script reads it).
+        num_envs: Env counts run without ``--num_envs`` (default: ``None``, the script's choice per device).
+    """
+    parser = argparse.ArgumentParser(add_help=False, parents=[device_parser()])
+    group = parser.add_argument_group("tasks")
+    group.add_argument(
+        "--tasks",
+        nargs="+",
+        default=None if tasks is None else list(tasks),
+        help=f"Task ids (default: {' '.join(tasks) if tasks else 'every task we register'}).",
+    )
+    counts = " ".join(map(str, num_envs)) if num_envs else "per device, see the description"
+    group.add_argument(
+        "--num_envs",
+        type=positive_int,
+        nargs="+",
+        default=None if num_envs is None else list(num_envs),
+        help=f"Env counts (default: {counts}).",
+    )
+    _add_seed_and_solver(group)
+    return parser
+
+
+def _add_seed_and_solver(group: argparse._ArgumentGroup) -> None:
+    """``--seed`` and ``--solver``, the same in :func:`shared_parser` and :func:`sweep_parser`."""
+    group.add_argument("--seed", type=int, default=None, help="Environment seed (default: the task's or agent's).")
+    group.add_argument(
+        "--solver",
+        default=None,
+        help="Physics preset: mjwarp (default), featherstone, xpbd where the task offers it; upstream ids: the"
+        " <solver> of their newton_<solver> presets (mjwarp, kamino).",
+    )
 
 
 def video_parser() -> argparse.ArgumentParser:
@@ -115,13 +171,14 @@ def parse_args(
     agent: str | None = None,
     check: Callable[[argparse.Namespace], None] | None = None,
 ) -> argparse.Namespace:
-    """Parse a script's arguments and check its ``--task`` before anything heavy is imported, then quiet the output.
+    """Parse a script's arguments, check its ``--task`` or ``--tasks`` before anything heavy loads, quiet the output.
 
     Once the arguments pass, :func:`~isaaclab_contrib.app.console.configure_output` sets the run's output (Warp at
     warning level and no CUDA-driver warning on a CPU-only machine unless ``--verbose``).
 
     Args:
-        parser: The script's parser, built with :func:`shared_parser` as a parent.
+        parser: The script's parser, built with :func:`shared_parser`, :func:`sweep_parser` or
+            :func:`device_parser` as a parent.
         argv: Arguments (default: ``sys.argv[1:]``).
         agent: RL library whose agent cfg the task must register (``"rsl_rl"`` for train/play), or ``None``.
         check: The script's own light checks of the parsed arguments (raising ``SystemExit``), run before the
@@ -131,7 +188,8 @@ def parse_args(
         SystemExit: On any bad argument, with a message that names the fix.
     """
     args = parser.parse_args(argv)
-    check_task(args.task, agent=agent)
+    for task in _named_tasks(args):
+        check_task(task, agent=agent)
     if check is not None:
         check(args)
     from .console import configure_output
@@ -150,6 +208,13 @@ def env_options(args: argparse.Namespace) -> dict:
         "presets": args.presets,
         "verbose": args.verbose,
     }
+
+
+def _named_tasks(args: argparse.Namespace) -> list[str]:
+    """The ids a parsed command line names: ``--task`` (:func:`shared_parser`) or ``--tasks`` (:func:`sweep_parser`)."""
+    if "task" in vars(args):
+        return [args.task]
+    return list(vars(args).get("tasks") or ())
 
 
 def check_task(task: str, *, agent: str | None = None) -> None:

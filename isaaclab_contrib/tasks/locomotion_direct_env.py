@@ -11,7 +11,9 @@ from __future__ import annotations
 import torch
 import warp as wp
 
+from isaaclab_contrib.envs.cfg_checks import check_env_cfg
 from isaaclab_contrib.envs.graph_step import GraphStepMixin
+from isaaclab_contrib.envs.nonfinite import with_nonfinite_guard
 from isaaclab_contrib.envs.reset_state import ResetStateSampler
 from isaaclab_contrib.envs.task_terms import TaskTermsMixin
 
@@ -246,3 +248,15 @@ class LocomotionMaskResetEnv(TaskTermsMixin, GraphStepMixin, _upstream.Locomotio
         """Bind upstream's derived-state attributes to the buffers the kernels wrote."""
         for name, buffer in self._term_derived.items():
             setattr(self, name, buffer)
+
+
+def make_locomotion_direct_env(cfg, render_mode: str | None = None, **kwargs):
+    """Build the ant or the humanoid (the task ids' gym entry point): cfg checked, non-finite guard on.
+
+    Args:
+        cfg: The task's env cfg (:class:`~isaaclab_contrib.tasks.ant.ant_direct_env_cfg.AntEnvCfg`, ...).
+        render_mode: Gymnasium's render mode.
+        **kwargs: Passed on to the env class.
+    """
+    check_env_cfg(cfg)
+    return with_nonfinite_guard(LocomotionMaskResetEnv)(cfg, render_mode, **kwargs)

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from isaaclab_newton.physics import MJWarpSolverCfg, NewtonCfg
+from isaaclab_newton.physics import FeatherstoneSolverCfg, MJWarpSolverCfg, NewtonCfg
 
 
 @dataclass(frozen=True)
@@ -65,4 +65,26 @@ def mjwarp_physics(*, njmax: int, nconmax: int) -> NewtonCfg:
         solver_cfg=MJWarpSolverCfg(
             njmax=njmax, nconmax=nconmax, cone="pyramidal", impratio=1, integrator="implicitfast"
         )
+    )
+
+
+def direct_locomotion_physics(
+    family: str, *, njmax: int, nconmax: int, featherstone_substeps: int, xpbd_outcome: str
+) -> PhysicsPresets:
+    """The physics of a direct locomotion task (ant, humanoid): MuJoCo Warp (default) or Featherstone, not XPBD.
+
+    Args:
+        family: The task family, named in errors (``"ant"``).
+        njmax: MuJoCo Warp constraint rows per world.
+        nconmax: MuJoCo Warp contacts per world.
+        featherstone_substeps: Featherstone substeps per physics step (its penalty contacts need more than one).
+        xpbd_outcome: What happens to the robot under XPBD, which ignores joint armature and damping.
+    """
+    return PhysicsPresets(
+        family=family,
+        presets={
+            "mjwarp": lambda: mjwarp_physics(njmax=njmax, nconmax=nconmax),
+            "featherstone": lambda: NewtonCfg(solver_cfg=FeatherstoneSolverCfg(), num_substeps=featherstone_substeps),
+        },
+        not_offered={"xpbd": f"Newton 1.8's XPBD ignores joint armature and joint damping; {xpbd_outcome}"},
     )

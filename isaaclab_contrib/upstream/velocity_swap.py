@@ -22,8 +22,8 @@ from isaaclab.utils import replace
 
 from isaaclab_newton.terrains import NewtonTerrainImporter
 
-from ..modules import import_isaaclab_tasks_submodule, load_isaaclab_tasks_module
-from .robot_cfg import G1_CFG, GO1_CFG
+from ..tasks.velocity.robot_cfg import G1_CFG, GO1_CFG
+from .modules import import_isaaclab_tasks_submodule, load_isaaclab_tasks_module
 
 
 @dataclasses.dataclass(frozen=True)

@@ -18,7 +18,7 @@ from isaaclab.utils.math import quat_apply
 from isaaclab.utils.warp import ProxyArray
 
 from ..physics import NewtonManager
-from .articulation.binding import ArticulationBinding, torch_view
+from .binding import ArticulationBinding, torch_view
 from .root_frame import ROOT_FRAME_FIELDS, compute_root_frame
 
 _GRAVITY_DIR = (0.0, 0.0, -1.0)

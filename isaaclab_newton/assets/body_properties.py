@@ -8,7 +8,7 @@ import warp as wp
 from isaaclab.utils.math import matrix_from_quat
 
 from ..physics import NewtonManager
-from .articulation.binding import torch_view
+from .binding import torch_view
 from .index_cache import Ids
 
 

@@ -10,7 +10,7 @@ from isaaclab.utils.warp import ProxyArray
 from isaaclab.utils.wrench_composer import WrenchComposer
 
 from ..physics import NewtonManager
-from .articulation.binding import ArticulationBinding, torch_view
+from .binding import ArticulationBinding, torch_view
 from .index_cache import Ids, IndexResolver
 from .state_writes import EntryTable, FkMarks, RootJoints, clear_rows, write_root_pose, write_root_twist
 from .write_checks import check_selection_size, checked_tensor

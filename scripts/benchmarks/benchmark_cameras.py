@@ -36,8 +36,8 @@ import pathlib
 import time
 from dataclasses import asdict, dataclass
 
-import torch
-import warp as wp
+from isaaclab_contrib.app.args import parse_args, positive_int, sweep_parser
+from isaaclab_contrib.app.entry import run_script
 
 NO_CAMERA_TASK = {"Isaac-Cartpole-Camera-Direct": "Isaac-Cartpole-Direct", "Isaac-Cartpole-Camera": "Isaac-Cartpole"}
 PRESET = {"rgb": (), "depth": ("depth",)}
@@ -62,13 +62,13 @@ class Result:
     """The same for the task without a camera."""
 
 
-def _make(task: str, presets: tuple[str, ...], num_envs: int, device: str, resolution: int | None):
+def _make(task: str, presets: tuple[str, ...], num_envs: int, args: argparse.Namespace, resolution: int | None):
     from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
 
-    cfg = load_env_cfg(task, presets=presets)
+    cfg = load_env_cfg(task, solver=args.solver, presets=presets)
     if resolution is not None:
         cfg.scene.tiled_camera.width = cfg.scene.tiled_camera.height = resolution
-    return make_env(task, cfg=cfg, num_envs=num_envs, device=device)
+    return make_env(task, cfg=cfg, num_envs=num_envs, device=args.device, seed=args.seed, verbose=args.verbose)
 
 
 def _graph_step(env) -> str | None:
@@ -78,6 +78,9 @@ def _graph_step(env) -> str | None:
 
 
 def _sync(device: str) -> None:
+    import torch
+    import warp as wp
+
     wp.synchronize_device(device)
     if device.startswith("cuda"):
         torch.cuda.synchronize()
@@ -97,6 +100,8 @@ def time_env_or_eager(env, steps: int, warmup: int) -> tuple[float, str | None]:
 
 def time_env(env, steps: int, warmup: int) -> float:
     """Env-steps/s of ``env.step()`` with zero actions."""
+    import torch
+
     unwrapped = env.unwrapped
     action = torch.zeros(env.action_space.shape, device=unwrapped.device)
     env.reset(seed=0)
@@ -112,6 +117,8 @@ def time_env(env, steps: int, warmup: int) -> float:
 
 def time_raw_render(env, steps: int, warmup: int) -> float:
     """Views/s of the camera's Newton ``SensorCamera`` alone: BVH refit + render of its views into its buffers."""
+    import warp as wp
+
     from isaaclab_newton.physics import NewtonManager
 
     camera = env.unwrapped.scene["tiled_camera"]
@@ -144,17 +151,20 @@ def time_raw_render(env, steps: int, warmup: int) -> float:
 def run(args: argparse.Namespace) -> list[Result]:
     import isaaclab_tasks  # noqa: F401  (registers upstream's tasks)
 
+    from isaaclab_contrib.app.devices import default_device
+
+    args.device = args.device or default_device()
     results = []
     for task in args.tasks:
         for num_envs in args.num_envs:
-            env = _make(NO_CAMERA_TASK[task], (), num_envs, args.device, None)
+            env = _make(NO_CAMERA_TASK[task], (), num_envs, args, None)
             try:
                 no_camera, no_camera_graph = time_env_or_eager(env, args.steps, args.warmup)
             finally:
                 env.close()
             for data_type in args.data_types:
                 for resolution in args.resolutions:
-                    env = _make(task, PRESET[data_type], num_envs, args.device, resolution)
+                    env = _make(task, PRESET[data_type], num_envs, args, resolution)
                     try:
                         rendered, graph = time_env_or_eager(env, args.steps, args.warmup)
                         raw = time_raw_render(env, args.steps, args.warmup)
@@ -192,16 +202,16 @@ def _write(path: pathlib.Path, results: list[Result]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tasks", nargs="+", default=["Isaac-Cartpole-Camera-Direct"], choices=list(NO_CAMERA_TASK))
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        parents=[sweep_parser(tasks=["Isaac-Cartpole-Camera-Direct"], num_envs=[1024, 4096])],
+    )
     parser.add_argument("--data_types", nargs="+", default=["rgb", "depth"], choices=list(PRESET))
-    parser.add_argument("--resolutions", nargs="+", type=int, default=[64, 100, 256])
-    parser.add_argument("--num_envs", nargs="+", type=int, default=[1024, 4096])
-    parser.add_argument("--device", default="cuda:0" if torch.cuda.is_available() else "cpu")
-    parser.add_argument("--steps", type=int, default=100, help="Timed env steps (and raw renders).")
+    parser.add_argument("--resolutions", nargs="+", type=positive_int, default=[64, 100, 256])
+    parser.add_argument("--steps", type=positive_int, default=100, help="Timed env steps (and raw renders).")
     parser.add_argument("--warmup", type=int, default=5, help="Untimed steps before timing (at least 3 on CUDA).")
     parser.add_argument("--out", type=pathlib.Path, default=None, help="JSON file for the results.")
-    args = parser.parse_args()
+    args = parse_args(parser, check=_check_camera_tasks)  # before torch, Warp and Newton load
     start = time.perf_counter()
     results = run(args)
     if args.out is not None:
@@ -210,5 +220,14 @@ def main() -> None:
     print(f"[INFO] {len(results)} measurements in {time.perf_counter() - start:.0f} s")
 
 
+def _check_camera_tasks(args: argparse.Namespace) -> None:
+    """Refuse a task this benchmark has no camera-less twin for."""
+    unknown = [task for task in args.tasks if task not in NO_CAMERA_TASK]
+    if unknown:
+        raise SystemExit(
+            f"--tasks {' '.join(unknown)}: not a camera task timed here; choose from {list(NO_CAMERA_TASK)}"
+        )
+
+
 if __name__ == "__main__":
-    main()
+    run_script(main)

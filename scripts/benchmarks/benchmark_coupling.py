@@ -25,10 +25,13 @@ import pathlib
 import platform
 import time
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
-import newton
-import numpy as np
-import warp as wp
+from isaaclab_contrib.app.args import device_parser, non_negative_int, parse_args, positive_int
+from isaaclab_contrib.app.entry import run_script
+
+if TYPE_CHECKING:
+    import newton
 
 PHYSICS_DT = 1.0 / 120.0  # [s]
 NUM_SUBSTEPS = 2
@@ -52,6 +55,10 @@ class Measurement:
 
 def build_scene(num_worlds: int, manager) -> newton.ModelBuilder:
     """Ground in the shared world, one soft block and one box per world, 1 m apart."""
+    import newton
+    import numpy as np
+    import warp as wp
+
     from isaaclab_newton.sim import DeformableMaterialCfg, SoftGridCfg
     from isaaclab_newton.sim.spawners.deformable_spawners import add_deformable
 
@@ -96,6 +103,8 @@ def solver_cfg(path: str):
 
 def run(args, path: str) -> Measurement:
     """Time ``args.steps`` physics steps of one coupling path after ``args.warmup`` untimed ones."""
+    import numpy as np
+    import warp as wp
     from isaaclab.sim import SimulationCfg, SimulationContext
 
     from isaaclab_newton.physics import NewtonCfg, NewtonManager
@@ -124,15 +133,17 @@ def run(args, path: str) -> Measurement:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--device", default="cuda:0")
-    parser.add_argument("--num_worlds", type=int, default=4096)
-    parser.add_argument("--steps", type=int, default=200)
-    parser.add_argument("--warmup", type=int, default=20)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], parents=[device_parser()])
+    parser.add_argument("--num_worlds", type=positive_int, default=4096, help="Worlds (Newton's, no env).")
+    parser.add_argument("--steps", type=positive_int, default=200, help="Timed physics steps.")
+    parser.add_argument("--warmup", type=non_negative_int, default=20, help="Untimed physics steps before them.")
     parser.add_argument("--paths", nargs="+", default=list(PATHS), choices=PATHS)
     parser.add_argument("--no_graph", action="store_true", help="Run eagerly (no CUDA graph).")
     parser.add_argument("--out", type=pathlib.Path, default=None, help="Write the results as JSON here.")
-    args = parser.parse_args()
+    args = parse_args(parser)  # before Warp and Newton load
+    from isaaclab_contrib.app.devices import default_device
+
+    args.device = args.device or default_device()
 
     results = [run(args, path) for path in args.paths]
     print(f"{'path':<16} {'world-steps/s':>14} {'ms/step':>9} {'graph':>6} {'setup s':>8} {'held':>5}")
@@ -145,4 +156,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -38,10 +38,8 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 
-import torch
-import warp as wp
-
-from isaaclab_contrib.app.task_ids import our_task_ids
+from isaaclab_contrib.app import args as script_args
+from isaaclab_contrib.app.entry import run_script
 
 CUDA_COUNTS = (1024, 4096, 16384)
 CPU_COUNTS = (16, 64, 256)
@@ -67,6 +65,9 @@ class Result:
 
 
 def _sync(device: str) -> None:
+    import torch
+    import warp as wp
+
     wp.synchronize_device(device)
     if device.startswith("cuda"):
         torch.cuda.synchronize()
@@ -74,12 +75,14 @@ def _sync(device: str) -> None:
 
 def time_env(task: str, num_envs: int, args: argparse.Namespace, result: Result):
     """Build the env and time setup, the first step and the steady env steps; return the env (left open)."""
+    import torch
+
     from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
 
-    cfg = load_env_cfg(task)
+    cfg = load_env_cfg(task, solver=args.solver)
     result.decimation = int(cfg.decimation)
     start = time.perf_counter()
-    env = make_env(task, cfg=cfg, num_envs=num_envs, device=args.device, seed=0)
+    env = make_env(task, cfg=cfg, num_envs=num_envs, device=args.device, seed=args.seed, verbose=args.verbose)
     env.reset()
     _sync(args.device)
     result.setup_s = time.perf_counter() - start
@@ -184,8 +187,8 @@ def run(task: str, num_envs: int, args: argparse.Namespace) -> Result:
 def versions() -> dict[str, str]:
     import importlib.metadata as md
 
-    out = {"python": platform.python_version(), "platform": platform.platform(), "torch": torch.__version__}
-    for name in ("newton", "warp-lang", "mujoco-warp", "isaaclab"):
+    out = {"python": platform.python_version(), "platform": platform.platform()}
+    for name in ("torch", "newton", "warp-lang", "mujoco-warp", "isaaclab"):
         try:
             out[name] = md.version(name)
         except md.PackageNotFoundError:
@@ -238,17 +241,25 @@ def plot(results: list[Result], path: pathlib.Path, title: str) -> None:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--device", default="cuda:0", help="Simulation device, e.g. cuda:0 or cpu.")
-    parser.add_argument("--tasks", nargs="+", default=None, help="Tasks to measure (default: all registered).")
-    parser.add_argument("--num_envs", nargs="+", type=int, default=None, help="Environment counts.")
-    parser.add_argument("--steps", type=int, default=None, help="Timed env steps (default 200 CUDA, 20 CPU).")
-    parser.add_argument("--warmup", type=int, default=None, help="Untimed steps (default 20 CUDA, 3 CPU).")
+    """The command line, refused before torch, Warp and Newton load; per-device defaults filled in."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], parents=[script_args.sweep_parser()])
+    parser.add_argument(
+        "--steps", type=script_args.positive_int, default=None, help="Timed env steps (default 200 CUDA, 20 CPU)."
+    )
+    parser.add_argument(
+        "--warmup", type=script_args.non_negative_int, default=None, help="Untimed steps (default 20 CUDA, 3 CPU)."
+    )
     parser.add_argument("--no_graph", action="store_true", help="Time the raw loop eagerly.")
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("benchmark_envs.json"), help="JSON path.")
     parser.add_argument("--plot", type=pathlib.Path, default=None, help="PNG path (default: --out with .png).")
-    args = parser.parse_args(argv)
+    parser.set_defaults(seed=0)
+    args = script_args.parse_args(parser, argv)
+    from isaaclab_contrib.app.devices import default_device
+    from isaaclab_contrib.app.task_ids import our_task_ids
+
+    args.device = args.device or default_device()
     cuda = args.device.startswith("cuda")
+    args.tasks = args.tasks or list(our_task_ids())
     args.num_envs = args.num_envs or list(CUDA_COUNTS if cuda else CPU_COUNTS)
     args.steps = args.steps if args.steps is not None else (200 if cuda else 20)
     args.warmup = args.warmup if args.warmup is not None else (20 if cuda else 3)
@@ -258,6 +269,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def write_report(results: list[Result], args: argparse.Namespace, argv: list[str] | None) -> str:
     """Write the JSON report and the PNG of ``results`` (after every measurement: a cut-off run keeps its figures)."""
+    import warp as wp
+
     device_name = wp.get_device(args.device).name
     header = f"device {args.device} ({device_name}), {args.steps} timed env steps, zero actions"
     report = {
@@ -276,9 +289,8 @@ def write_report(results: list[Result], args: argparse.Namespace, argv: list[str
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    tasks = args.tasks or our_task_ids()
     results = []
-    for task in tasks:
+    for task in args.tasks:
         for num_envs in args.num_envs:
             print(f"{task} at {num_envs} envs ...", flush=True)
             results.append(run(task, num_envs, args))
@@ -291,4 +303,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -26,9 +26,14 @@ import platform
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
-import newton
-import warp as wp
+from isaaclab_contrib.app import args as script_args
+from isaaclab_contrib.app.entry import run_script
+
+if TYPE_CHECKING:
+    import newton
+
 
 VARIANTS: dict[str, tuple[str, ...]] = {
     "none": (),
@@ -81,6 +86,8 @@ def _solver_setup(name: str):
 
 
 def _asset_path(asset: str) -> str:
+    import newton
+
     if asset == "gym_ant":
         import gymnasium
 
@@ -94,6 +101,8 @@ def _asset_path(asset: str) -> str:
 
 def build_scene(asset: str, num_worlds: int, manager) -> newton.ModelBuilder:
     """Ground plane plus ``num_worlds`` replicated ants, each in its own world, with ``manager``'s attributes."""
+    import newton
+
     ant = newton.ModelBuilder(up_axis=newton.Axis.Z, gravity=(0.0, 0.0, -9.81))
     manager._register_builder_attributes(ant)
     ant.add_mjcf(_asset_path(asset), ignore_names=["floor", "ground"])
@@ -111,6 +120,8 @@ def build_scene(asset: str, num_worlds: int, manager) -> newton.ModelBuilder:
 
 def _time_loop(step: Callable[[], None], *, steps: int, warmup: int, device: str) -> float:
     """Return seconds per call of ``step`` after ``warmup`` calls."""
+    import warp as wp
+
     for _ in range(warmup):
         step()
     wp.synchronize_device(device)
@@ -129,6 +140,9 @@ def _finish(measure: Measurement, seconds: float, num_worlds: int) -> Measuremen
 
 def run_raw(args, builder: newton.ModelBuilder, kinds: tuple[str, ...], variant: str) -> Measurement:
     """Plain Newton loop: the solver the manager would build, 2 substeps, graph-captured on CUDA."""
+    import newton
+    import warp as wp
+
     solver_cfg, manager = _solver_setup(args.solver)
     measure = Measurement("raw", variant, sorted(kinds))
     setup_start = time.perf_counter()
@@ -179,6 +193,7 @@ def run_raw(args, builder: newton.ModelBuilder, kinds: tuple[str, ...], variant:
 
 def run_manager(args, builder: newton.ModelBuilder, kinds: tuple[str, ...], variant: str) -> Measurement:
     """Our manager: SimulationContext + set_builder + sim.step(render=False)."""
+    import warp as wp
     from isaaclab.sim import SimulationCfg, SimulationContext
 
     from isaaclab_newton.physics import NewtonCfg, NewtonManager
@@ -249,13 +264,17 @@ def _print_table(results: list[Measurement], ratios: dict[str, float], header: s
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--num_worlds", type=int, default=4096, help="Replicated ants (default 4096).")
-    parser.add_argument("--device", default="cuda:0", help="Warp device, e.g. cuda:0 or cpu.")
-    parser.add_argument("--solver", default="mjwarp", choices=("mjwarp", "xpbd", "featherstone", "kamino"))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], parents=[script_args.device_parser()])
+    parser.add_argument("--num_worlds", type=script_args.positive_int, default=4096, help="Replicated ants.")
+    parser.add_argument(
+        "--solver",
+        default="mjwarp",
+        choices=("mjwarp", "xpbd", "featherstone", "kamino"),
+        help="Newton solver of the raw model (no task, so no physics preset).",
+    )
     parser.add_argument("--asset", default="gym_ant", help="gym_ant, nv_ant, or a path to an MJCF file.")
-    parser.add_argument("--steps", type=int, default=200, help="Timed physics steps per measurement.")
-    parser.add_argument("--warmup", type=int, default=20, help="Untimed steps before timing.")
+    parser.add_argument("--steps", type=script_args.positive_int, default=200, help="Timed physics steps.")
+    parser.add_argument("--warmup", type=script_args.non_negative_int, default=20, help="Untimed steps first.")
     parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=list(VARIANTS))
     parser.add_argument("--loops", nargs="+", default=["raw", "manager"], choices=["raw", "manager"])
     parser.add_argument("--no_graph", action="store_true", help="Run both loops eagerly (no CUDA graph).")
@@ -263,11 +282,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--no_process_warmup", action="store_true", help="Skip the discarded first raw run that loads all modules."
     )
     parser.add_argument("--out", type=pathlib.Path, default=None, help="Write the results as JSON here.")
-    return parser.parse_args(argv)
+    args = script_args.parse_args(parser, argv)  # before Warp and Newton load
+    from isaaclab_contrib.app.devices import default_device
+
+    args.device = args.device or default_device()
+    return args
 
 
-def main(argv: list[str] | None = None) -> dict:
+def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
+    import newton
+    import warp as wp
+
     wp.init()
     device = wp.get_device(args.device)
     solver_cfg, manager = _solver_setup(args.solver)
@@ -308,8 +334,7 @@ def main(argv: list[str] | None = None) -> dict:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(report, indent=2))
         print(f"[benchmark] wrote {args.out}")
-    return report
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -32,8 +32,8 @@ import sys
 import tempfile
 import time
 
-from isaaclab_contrib.app.args import positive_int
-from isaaclab_contrib.app.devices import device_arg
+from isaaclab_contrib.app.args import parse_args, sweep_parser
+from isaaclab_contrib.app.entry import run_script
 from isaaclab_contrib.app.task_ids import our_task_ids
 
 PHASES = ("imports", "scene", "finalize", "kernels", "capture", "step")
@@ -142,26 +142,24 @@ def _measure(task: str, device: str, num_envs: int, *, cache: str | None) -> dic
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--device", type=device_arg, default="cpu", help="cpu or cuda:<index>.")
-    parser.add_argument("--num_envs", type=positive_int, default=16, help="Environments per task.")
-    parser.add_argument("--tasks", nargs="*", default=None, help="Task ids (default: every task we register).")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], parents=[sweep_parser(num_envs=[16])])
     parser.add_argument("--cold", action="store_true", help="Also time a start on an empty Warp kernel cache.")
     parser.add_argument("--out", default=None, help="Write the rows as JSON here.")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    parser.set_defaults(device="cpu")
+    args = parse_args(parser)  # before torch, Warp and Newton load
     if args.child:
-        print(json.dumps(_child(args.child, args.device, args.num_envs)))
+        print(json.dumps(_child(args.child, args.device, args.num_envs[0])))
         return
     rows = []
-    for task in args.tasks or our_task_ids():
+    for task, num_envs in [(task, n) for task in args.tasks or our_task_ids() for n in args.num_envs]:
         if args.cold:
             with tempfile.TemporaryDirectory(prefix="warp-cold-") as cache:
-                rows.append({**_measure(task, args.device, args.num_envs, cache=cache), "cache": "cold"})
-                rows.append({**_measure(task, args.device, args.num_envs, cache=cache), "cache": "warm"})
+                rows.append({**_measure(task, args.device, num_envs, cache=cache), "cache": "cold"})
+                rows.append({**_measure(task, args.device, num_envs, cache=cache), "cache": "warm"})
         else:
-            _measure(task, args.device, args.num_envs, cache=None)  # fills the user's cache
-            rows.append({**_measure(task, args.device, args.num_envs, cache=None), "cache": "warm"})
+            _measure(task, args.device, num_envs, cache=None)  # fills the user's cache
+            rows.append({**_measure(task, args.device, num_envs, cache=None), "cache": "warm"})
         print(f"[INFO] {task}: done", file=sys.stderr, flush=True)
     header = " | ".join(f"{phase} [s]" for phase in PHASES)
     print(f"| task | device | envs | cache | {header} | first step [s] | cpu [s] | modules compiled |")
@@ -178,4 +176,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

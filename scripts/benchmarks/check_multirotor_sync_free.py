@@ -15,13 +15,13 @@ from __future__ import annotations
 import argparse
 import math
 import pathlib
-import sys
 import tempfile
 import traceback
 
-import torch
-import warp as wp
 from check_sync_free import checked
+
+from isaaclab_contrib.app.args import device_parser, non_negative_int, parse_args, positive_int
+from isaaclab_contrib.app.entry import run_script
 
 _ROTORS = {"fl": (0.13, 0.13), "fr": (0.13, -0.13), "bl": (-0.13, 0.13), "br": (-0.13, -0.13)}
 _K = 1.5e-5
@@ -90,6 +90,9 @@ def build(num_envs: int, device: str):
 
 def run(args: argparse.Namespace) -> str:
     """Warm up, then step inside the checked region; return the verdict."""
+    import torch
+    import warp as wp
+
     sim, scene, robot, controller = build(args.num_envs, args.device)
     command = torch.tensor([[1.0, 0.0, 0.5, 0.3]], device=args.device).repeat(args.num_envs, 1)
     mask = torch.arange(args.num_envs, device=args.device) % 2 == 0
@@ -117,16 +120,18 @@ def run(args: argparse.Namespace) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--device", default="cuda:0")
-    parser.add_argument("--num_envs", type=int, default=64)
-    parser.add_argument("--warmup", type=int, default=20)
-    parser.add_argument("--steps", type=int, default=40)
-    args = parser.parse_args(argv)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], parents=[device_parser()])
+    parser.add_argument("--num_envs", type=positive_int, default=64, help="Quadrotors, one per env.")
+    parser.add_argument("--warmup", type=non_negative_int, default=20, help="Unchecked physics steps first.")
+    parser.add_argument("--steps", type=positive_int, default=40, help="Checked physics steps.")
+    args = parse_args(parser, argv)  # before torch, Warp and Newton load
+    from isaaclab_contrib.app.devices import default_device
+
+    args.device = args.device or default_device()
     verdict = run(args)
     print(f"multirotor step path: {verdict}")
     return 0 if not verdict.startswith("FAIL") else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

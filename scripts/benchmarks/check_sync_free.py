@@ -36,13 +36,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import sys
 import traceback
+from typing import TYPE_CHECKING
 
-import torch
-import warp as wp
+from isaaclab_contrib.app import args as script_args
+from isaaclab_contrib.app.entry import run_script
 
-from isaaclab_contrib.app.task_ids import our_task_ids
+if TYPE_CHECKING:
+    import torch
 
 
 class HostSyncError(RuntimeError):
@@ -52,6 +53,8 @@ class HostSyncError(RuntimeError):
 @contextlib.contextmanager
 def trap_warp_syncs(device: str):
     """Raise :class:`HostSyncError` on ``wp.array.numpy()`` of CUDA arrays and on Warp synchronize calls."""
+    import warp as wp
+
     if not wp.get_device(device).is_cuda:
         yield
         return
@@ -84,20 +87,22 @@ def trap_warp_syncs(device: str):
             setattr(wp, name, originals[name])
 
 
-def build_env(task: str, args: argparse.Namespace):
-    """The task's environment with ``args.num_envs`` envs on ``args.device`` and a short episode."""
+def build_env(task: str, num_envs: int, args: argparse.Namespace):
+    """The task's environment with ``num_envs`` envs on ``args.device`` and a short episode."""
     from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
 
-    cfg = load_env_cfg(task)  # an isaaclab_tasks id gets upstream's cfg and its graph-stepped class
+    cfg = load_env_cfg(task, solver=args.solver)  # an isaaclab_tasks id gets upstream's cfg and its graph-stepped class
     step_dt = cfg.sim.dt * cfg.decimation
     cfg.episode_length_s = args.episode_steps * step_dt
     # The non-finite world/action warnings read their device counters once per interval by design; place that
     # read after the last checked step so the check sees the per-step paths only.
     cfg.sim.physics.nonfinite_log_interval = (args.warmup + 2 * args.steps) * cfg.decimation + 1
-    return make_env(task, cfg=cfg, num_envs=args.num_envs, device=args.device, seed=0)
+    return make_env(task, cfg=cfg, num_envs=num_envs, device=args.device, seed=args.seed, verbose=args.verbose)
 
 
 def _random_actions(env) -> torch.Tensor:
+    import torch
+
     space = env.unwrapped.single_action_space
     shape = (env.unwrapped.num_envs, *space.shape)
     return 2.0 * torch.rand(shape, device=env.unwrapped.device) - 1.0
@@ -106,6 +111,9 @@ def _random_actions(env) -> torch.Tensor:
 @contextlib.contextmanager
 def checked(device: str):
     """Raise on any host synchronization (torch sync debug mode on CUDA, Warp host reads) inside the block."""
+    import torch
+    import warp as wp
+
     cuda = wp.get_device(device).is_cuda
     if cuda:
         torch.cuda.synchronize()
@@ -125,6 +133,9 @@ def _failure(exc: BaseException, frames: int) -> str:
 
 def env_steps(env, args: argparse.Namespace) -> tuple[str, str]:
     """``env.step()`` with random actions (resets happen by time-out); return (status, detail)."""
+    import torch
+    import warp as wp
+
     actions = [_random_actions(env) for _ in range(4)]  # allocated outside the checked region
     resets = torch.zeros((), dtype=torch.long, device=env.unwrapped.device)
     try:
@@ -142,6 +153,9 @@ def env_steps(env, args: argparse.Namespace) -> tuple[str, str]:
 
 def backend_steps(env, args: argparse.Namespace) -> tuple[str, str]:
     """Scene-level physics steps with mask resets/writes and data reads; return (status, detail)."""
+    import torch
+    import warp as wp
+
     base = env.unwrapped
     scene, sim, n = base.scene, base.sim, base.num_envs
     envs = torch.arange(n, device=base.device)
@@ -191,9 +205,9 @@ def backend_steps(env, args: argparse.Namespace) -> tuple[str, str]:
     return status, f"{args.steps} physics steps, {assets} assets, {len(sensors)} sensors"
 
 
-def check_task(task: str, args: argparse.Namespace) -> list[tuple[str, str, str]]:
-    """Run both checks of one task; return (check, status, detail) rows."""
-    env = build_env(task, args)
+def check_task(task: str, num_envs: int, args: argparse.Namespace) -> list[tuple[str, str, str]]:
+    """Run both checks of one task at ``num_envs`` envs; return (check, status, detail) rows."""
+    env = build_env(task, num_envs, args)
     try:
         env.reset()
         warm = _random_actions(env)
@@ -205,37 +219,49 @@ def check_task(task: str, args: argparse.Namespace) -> list[tuple[str, str, str]
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--device", default="cuda:0", help="Simulation device, e.g. cuda:0 or cpu.")
-    parser.add_argument("--num_envs", type=int, default=256, help="Environments per task (default 256).")
-    parser.add_argument("--steps", type=int, default=100, help="Checked env steps per task (default 100).")
-    parser.add_argument("--warmup", type=int, default=3, help="Unchecked env steps first (graph capture).")
-    parser.add_argument("--episode_steps", type=int, default=30, help="Episode length in env steps (resets).")
-    parser.add_argument("--tasks", nargs="+", default=None, help="Subset of tasks (default: all registered).")
-    parser.add_argument("--frames", type=int, default=6, help="Stack frames printed per failure.")
-    return parser.parse_args(argv)
+    """The command line, refused before torch, Warp and Newton load; the device and tasks filled in."""
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], parents=[script_args.sweep_parser(num_envs=[256])]
+    )
+    parser.add_argument("--steps", type=script_args.positive_int, default=100, help="Checked env steps per task.")
+    parser.add_argument(
+        "--warmup", type=script_args.non_negative_int, default=3, help="Unchecked env steps first (graph capture)."
+    )
+    parser.add_argument(
+        "--episode_steps", type=script_args.positive_int, default=30, help="Episode length in env steps (resets)."
+    )
+    parser.add_argument("--frames", type=script_args.positive_int, default=6, help="Stack frames printed per failure.")
+    parser.set_defaults(seed=0)
+    args = script_args.parse_args(parser, argv)
+    from isaaclab_contrib.app.devices import default_device
+    from isaaclab_contrib.app.task_ids import our_task_ids
+
+    args.device = args.device or default_device()
+    args.tasks = args.tasks or list(our_task_ids())
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    tasks = args.tasks or our_task_ids()
-    if not wp.get_device(args.device).is_cuda:
+    if not args.device.startswith("cuda"):
         print(
             f"note: torch.cuda.set_sync_debug_mode is CUDA-only; on {args.device} the steps run (with resets) but"
             " host syncs are not detected. Run with --device cuda:0 to check."
         )
     failed = 0
-    for task in tasks:
-        try:
-            rows = check_task(task, args)
-        except Exception as exc:  # a task that cannot be built or stepped is reported, the others still run
-            rows = [("build", "ERROR", _failure(exc, args.frames))]
-        failed += any(status in ("FAIL", "ERROR") for _, status, _ in rows)
-        for check, status, detail in rows:
-            print(f"{status:<5} {task} [{check}]: {detail}", flush=True)
-    print(f"{len(tasks) - failed}/{len(tasks)} tasks without failures")
+    for task in args.tasks:
+        for num_envs in args.num_envs:
+            try:
+                rows = check_task(task, num_envs, args)
+            except Exception as exc:  # a task that cannot be built or stepped is reported, the others still run
+                rows = [("build", "ERROR", _failure(exc, args.frames))]
+            failed += any(status in ("FAIL", "ERROR") for _, status, _ in rows)
+            for check, status, detail in rows:
+                print(f"{status:<5} {task} at {num_envs} envs [{check}]: {detail}", flush=True)
+    runs = len(args.tasks) * len(args.num_envs)
+    print(f"{runs - failed}/{runs} task runs without failures")
     return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

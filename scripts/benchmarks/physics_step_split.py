@@ -1,8 +1,8 @@
 """Where a task's env step goes: the physics step, its collision detection and solver substeps, and the sensors.
 
-For each task (``--tasks``) the script builds the environment at ``--num_envs`` on ``--device``, takes ``--warmup``
-steps with uniform random actions (so robots stand, walk and fall as in training), then times ``--steps`` calls of
-each part, with the device synchronized around each block:
+For each task (``--tasks``) and env count (``--num_envs``) the script builds the environment on ``--device``, takes
+``--warmup`` steps with uniform random actions (so robots stand, walk and fall as in training), then times
+``--steps`` calls of each part, with the device synchronized around each block:
 
 * ``env_step_ms``: ``env.step()`` with zero actions (replayed from the env-step graph where the task records one);
 * ``physics_step_ms``: ``NewtonManager.step()``, all substeps (the manager's substep graph where it has one);
@@ -41,12 +41,14 @@ import json
 import time
 from collections.abc import Callable
 
-import torch
-import warp as wp
+from isaaclab_contrib.app.args import non_negative_int, parse_args, positive_int, sweep_parser
+from isaaclab_contrib.app.entry import run_script
 
 
 def _timed_ms(fn: Callable[[], None], steps: int, device: str) -> float:
     """Mean wall time of ``fn`` [ms] over ``steps`` calls, the device synchronized around the block."""
+    import warp as wp
+
     wp.synchronize_device(device)
     start = time.perf_counter()
     for _ in range(steps):
@@ -57,6 +59,8 @@ def _timed_ms(fn: Callable[[], None], steps: int, device: str) -> float:
 
 def _kernel_ms(fn: Callable[[], None], steps: int, top: int) -> dict[str, list[float]]:
     """The ``top`` costliest kernels of ``fn`` (eager): ``{name: [ms per call, launches per call]}``."""
+    import warp as wp
+
     fn()  # lazy allocations and module loads stay out of the timing
     wp.timing_begin(cuda_filter=wp.TIMING_KERNEL | wp.TIMING_KERNEL_BUILTIN | wp.TIMING_MEMCPY | wp.TIMING_MEMSET)
     for _ in range(steps):
@@ -97,14 +101,16 @@ def _apply_cfg_overrides(cfg, assignments: list[str]) -> None:
         setattr(target, leaf, value)
 
 
-def split(task: str, args: argparse.Namespace) -> dict:
-    """Build ``task``, step it, and time its parts; return the figures and counts."""
+def split(task: str, num_envs: int, args: argparse.Namespace) -> dict:
+    """Build ``task`` at ``num_envs`` envs, step it, and time its parts; return the figures and counts."""
+    import torch
+
     from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
     from isaaclab_newton.physics import NewtonManager
 
-    cfg = load_env_cfg(task)
+    cfg = load_env_cfg(task, solver=args.solver)
     _apply_cfg_overrides(cfg, args.cfg)
-    env = make_env(task, cfg=cfg, num_envs=args.num_envs, device=args.device, seed=0)
+    env = make_env(task, cfg=cfg, num_envs=num_envs, device=args.device, seed=args.seed, verbose=args.verbose)
     try:
         env.reset()
         unwrapped = env.unwrapped
@@ -112,7 +118,7 @@ def split(task: str, args: argparse.Namespace) -> dict:
         for _ in range(args.warmup):
             env.step(2.0 * torch.rand(shape, device=unwrapped.device) - 1.0)
         zeros = torch.zeros(shape, device=unwrapped.device)
-        result = {"task": task, "num_envs": args.num_envs, "decimation": int(unwrapped.cfg.decimation), "cfg": args.cfg}
+        result = {"task": task, "num_envs": num_envs, "decimation": int(unwrapped.cfg.decimation), "cfg": args.cfg}
         result["substeps"] = NewtonManager.get_num_substeps()
         result["collisions_per_step"] = -(-result["substeps"] // int(NewtonManager._cfg.collision_decimation))
         result["env_step_ms"] = _timed_ms(lambda: env.step(zeros), args.steps, args.device)
@@ -130,7 +136,7 @@ def split(task: str, args: argparse.Namespace) -> dict:
             name: _timed_ms(lambda s=sensor: s.update(unwrapped.step_dt, force_recompute=True), args.steps, args.device)
             for name, sensor in unwrapped.scene.sensors.items()
         }
-        result["env_steps_per_s"] = args.num_envs / result["env_step_ms"] * 1e3
+        result["env_steps_per_s"] = num_envs / result["env_step_ms"] * 1e3
         if args.kernels:
             parts = {"solver_substep": lambda: solver.step(state_0, state_1, control, contacts, substep_dt)}
             if pipeline is not None:
@@ -138,7 +144,7 @@ def split(task: str, args: argparse.Namespace) -> dict:
             for name, sensor in unwrapped.scene.sensors.items():
                 parts[f"sensor {name}"] = lambda s=sensor: s.update(unwrapped.step_dt, force_recompute=True)
             result["kernels_ms"] = {part: _kernel_ms(fn, args.steps, args.kernels) for part, fn in parts.items()}
-        result.update(_counts(pipeline, contacts, solver, args.num_envs))
+        result.update(_counts(pipeline, contacts, solver, num_envs))
         return result
     finally:
         env.close()
@@ -160,20 +166,23 @@ def _counts(pipeline, contacts, solver, num_envs: int) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tasks", nargs="+", default=["Isaac-Velocity-Rough-Unitree-Go1-v0"], help="Registered ids.")
-    parser.add_argument("--num_envs", type=int, default=4096, help="Environments (default: 4096).")
-    parser.add_argument("--device", default="cuda:0", help="Simulation device (default: cuda:0).")
-    parser.add_argument("--warmup", type=int, default=30, help="Random-action steps before timing (default: 30).")
-    parser.add_argument("--steps", type=int, default=50, help="Timed calls of each part (default: 50).")
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        parents=[sweep_parser(tasks=["Isaac-Velocity-Rough-Unitree-Go1-v0"], num_envs=[4096])],
+    )
+    parser.add_argument("--warmup", type=non_negative_int, default=30, help="Random-action steps before timing.")
+    parser.add_argument("--steps", type=positive_int, default=50, help="Timed calls of each part.")
     parser.add_argument("--cfg", action="append", default=[], help="PATH=VALUE set on the env cfg (repeatable).")
-    parser.add_argument("--kernels", type=int, default=0, help="List this many costliest kernels per part (CUDA).")
+    parser.add_argument(
+        "--kernels", type=non_negative_int, default=0, help="List this many costliest kernels per part (CUDA)."
+    )
     parser.add_argument("--out", default=None, help="JSON file for the results.")
-    args = parser.parse_args()
+    parser.set_defaults(seed=0)
+    args = parse_args(parser)  # before torch, Warp and Newton load
+    from isaaclab_contrib.app.devices import default_device
 
-    import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
-
-    results = [split(task, args) for task in args.tasks]
+    args.device = args.device or default_device()
+    results = [split(task, num_envs, args) for task in args.tasks for num_envs in args.num_envs]
     for result in results:
         print(json.dumps(result, indent=1))
     if args.out:
@@ -184,4 +193,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -36,13 +36,14 @@ import argparse
 import json
 import os
 import platform
-import sys
 import time
+from typing import TYPE_CHECKING
 
-import numpy as np
-import torch
+from isaaclab_contrib.app.args import env_options, non_negative_int, parse_args, positive_int, shared_parser
+from isaaclab_contrib.app.entry import run_script
 
-from isaaclab_contrib.app.args import positive_int
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def _rss_mib() -> float:
@@ -63,6 +64,7 @@ def _gpu_memory_mib(device: str) -> dict[str, float] | None:
     """
     if not device.startswith("cuda"):
         return None
+    import torch
     import warp as wp
 
     mib = 1024.0**2
@@ -79,18 +81,18 @@ def _gpu_memory_mib(device: str) -> dict[str, float] | None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--task", default="Isaac-Cartpole-Direct-v0", help="Registered task name.")
-    parser.add_argument("--num_envs", type=positive_int, default=256, help="Number of environments.")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], parents=[shared_parser(task="Isaac-Cartpole-Direct-v0")]
+    )
     parser.add_argument("--steps", type=positive_int, default=10_000, help="Env steps to run.")
-    parser.add_argument("--device", default="cpu", help="Simulation device, e.g. cpu or cuda:0.")
-    parser.add_argument("--seed", type=int, default=0, help="Seed of actions, injections and resets.")
     parser.add_argument("--nan_every", type=positive_int, default=100, help="Steps between NaN injections.")
     parser.add_argument("--nan_envs", type=positive_int, default=4, help="Envs poisoned per injection.")
     parser.add_argument("--reset_every", type=positive_int, default=50, help="Steps between forced resets.")
     parser.add_argument("--reset_envs", type=positive_int, default=8, help="Envs reset per forced reset.")
     parser.add_argument("--rss_every", type=positive_int, default=500, help="Steps between RSS samples.")
-    parser.add_argument("--warmup", type=int, default=None, help="Steps before the RSS baseline (default 10%%).")
+    parser.add_argument(
+        "--warmup", type=non_negative_int, default=None, help="Steps before the RSS baseline (default 10%%)."
+    )
     parser.add_argument("--max_rss_growth", type=float, default=0.05, help="Allowed RSS growth after warm-up.")
     parser.add_argument(
         "--max_gpu_growth", type=float, default=0.01, help="Allowed device-memory growth after warm-up (CUDA)."
@@ -112,7 +114,16 @@ def _parser() -> argparse.ArgumentParser:
         help="On CPU, reset by mask as on CUDA (the env's mask_reset_on_cpu) instead of through core's index path.",
     )
     parser.add_argument("--json", default=None, help="Write the report as JSON to this path.")
+    parser.set_defaults(num_envs=256, device="cpu", seed=0)  # the seed also draws actions, injections and resets
     return parser
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Refuse counts the run cannot honour (more envs poisoned or reset than there are, warm-up past the end)."""
+    if args.nan_envs > args.num_envs or args.reset_envs > args.num_envs:
+        raise SystemExit("--nan_envs and --reset_envs must not exceed --num_envs.")
+    if args.warmup is not None and args.warmup >= args.steps:
+        raise SystemExit(f"--warmup must be below --steps, got {args.warmup}.")
 
 
 def _world_dofs(model) -> np.ndarray:
@@ -120,25 +131,23 @@ def _world_dofs(model) -> np.ndarray:
 
 
 def main() -> int:
-    args = _parser().parse_args()
-    if args.nan_envs > args.num_envs or args.reset_envs > args.num_envs:
-        raise SystemExit("--nan_envs and --reset_envs must not exceed --num_envs.")
+    args = parse_args(_parser(), check=_check)  # before torch, Warp and Newton load
     warmup = args.warmup if args.warmup is not None else args.steps // 10
-    if not 0 <= warmup < args.steps:
-        raise SystemExit(f"--warmup must be in [0, --steps), got {warmup}.")
-
+    import numpy as np
+    import torch
     import warp as wp
 
     from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
     from isaaclab_newton.physics import NewtonManager
 
-    cfg = load_env_cfg(args.task)
+    options = env_options(args)
+    cfg = load_env_cfg(args.task, solver=options.pop("solver"), presets=options.pop("presets"))
     if args.push_interval_s is not None:
         push = getattr(getattr(cfg, "events", None), "push_robot", None)
         if push is None:
             raise SystemExit(f"{args.task} has no events.push_robot term; drop --push_interval_s.")
         push.interval_range_s = tuple(args.push_interval_s)
-    env = make_env(args.task, cfg=cfg, num_envs=args.num_envs, device=args.device, seed=args.seed)
+    env = make_env(args.task, cfg=cfg, **options)
     unwrapped = env.unwrapped
     if args.mask_reset_on_cpu:
         unwrapped.mask_reset_on_cpu = True
@@ -296,4 +305,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

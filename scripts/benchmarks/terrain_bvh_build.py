@@ -16,13 +16,19 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import TYPE_CHECKING
 
-import numpy as np
-import warp as wp
+from isaaclab_contrib.app.args import parse_args, positive_int, shared_parser
+from isaaclab_contrib.app.entry import run_script
+
+if TYPE_CHECKING:
+    import warp as wp
 
 
 def build_s(points: wp.array, indices: wp.array, constructor: str, device: str) -> float:
     """Wall time [s] of one ``wp.Mesh`` build with ``constructor``, the device synchronized around it."""
+    import warp as wp
+
     wp.synchronize_device(device)
     start = time.perf_counter()
     mesh = wp.Mesh(points=points, indices=indices, bvh_constructor=constructor)
@@ -33,21 +39,23 @@ def build_s(points: wp.array, indices: wp.array, constructor: str, device: str) 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--task", default="Isaac-Velocity-Rough-Unitree-Go1-v0", help="Task with a generated terrain.")
-    parser.add_argument("--device", default="cuda:0", help="Device of the BVH (default: cuda:0).")
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], parents=[shared_parser(task="Isaac-Velocity-Rough-Unitree-Go1-v0")]
+    )
     parser.add_argument("--constructors", nargs="+", default=["lbvh", "sah"], help="Warp BVH constructors.")
-    parser.add_argument("--repeats", type=int, default=3, help="Builds per constructor; the fastest counts.")
-    parser.add_argument("--seed", type=int, default=0, help="Terrain generator seed (default: 0).")
+    parser.add_argument("--repeats", type=positive_int, default=3, help="Builds per constructor; the fastest counts.")
     parser.add_argument("--out", default=None, help="JSON file for the results.")
-    args = parser.parse_args()
-
+    parser.set_defaults(seed=0)
+    args = parse_args(parser)  # before Warp and Newton load
+    import numpy as np
+    import warp as wp
     from isaaclab.terrains import TerrainGenerator
 
-    import isaaclab_contrib.tasks  # noqa: F401  (registers the tasks)
+    from isaaclab_contrib.app.devices import default_device
     from isaaclab_contrib.app.env_factory import load_env_cfg
 
-    generator_cfg = load_env_cfg(args.task).scene.terrain.terrain_generator
+    args.device = args.device or default_device()
+    generator_cfg = load_env_cfg(args.task, solver=args.solver, presets=args.presets).scene.terrain.terrain_generator
     if generator_cfg is None:
         raise ValueError(f"{args.task} has no generated terrain (scene.terrain.terrain_generator is None)")
     generator_cfg.seed = args.seed
@@ -67,4 +75,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -17,8 +17,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from isaaclab_contrib.app.args import check_task, positive_int
-from isaaclab_contrib.app.devices import device_arg
+from isaaclab_contrib.app import args as script_args
 from isaaclab_contrib.app.entry import run_script
 
 if TYPE_CHECKING:
@@ -33,7 +32,9 @@ def record(task: str, args: argparse.Namespace) -> dict[str, torch.Tensor]:
 
     from isaaclab_contrib.app.env_factory import make_env
 
-    env = make_env(task, num_envs=args.num_envs, device=args.device, seed=args.seed)
+    env = make_env(
+        task, num_envs=args.num_envs[0], device=args.device, seed=args.seed, solver=args.solver, verbose=args.verbose
+    )
     try:
         unwrapped = env.unwrapped
         env.reset(seed=args.seed)
@@ -91,18 +92,21 @@ def compare(path_a: str, path_b: str) -> int:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--task", nargs="+", default=list(DEFAULT_TASKS), help="Registered task ids.")
-    parser.add_argument("--device", type=device_arg, default="cpu", help="Simulation device, e.g. cpu or cuda:0.")
-    parser.add_argument("--num_envs", type=positive_int, default=4, help="Number of environments.")
-    parser.add_argument("--steps", type=positive_int, default=300, help="Env steps recorded.")
-    parser.add_argument("--seed", type=int, default=0, help="Environment seed (actions use seed + 1).")
+    """The command line, refused before torch, Warp and Newton load."""
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], parents=[script_args.sweep_parser(tasks=DEFAULT_TASKS, num_envs=[4])]
+    )
+    parser.add_argument("--steps", type=script_args.positive_int, default=300, help="Env steps recorded.")
     parser.add_argument("--out", default=None, help="Where to save the recording (torch.save).")
     parser.add_argument("--compare", nargs=2, metavar=("A", "B"), help="Compare two recordings instead.")
-    args = parser.parse_args(argv)
-    for task in args.task:
-        check_task(task)
-    return args
+    parser.set_defaults(device="cpu", seed=0)  # actions use seed + 1
+    return script_args.parse_args(parser, argv, check=_one_count)
+
+
+def _one_count(args: argparse.Namespace) -> None:
+    """A recording holds one env count per task (its keys are the task ids)."""
+    if len(args.num_envs) != 1:
+        raise SystemExit(f"--num_envs: one count per recording, got {args.num_envs}.")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,8 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("Pass --out PATH to record, or --compare A B.")
     import torch
 
-    torch.save({task: record(task, args) for task in args.task}, args.out)
-    print(f"recorded {len(args.task)} task(s), {args.steps} steps each -> {args.out}")
+    torch.save({task: record(task, args) for task in args.tasks}, args.out)
+    print(f"recorded {len(args.tasks)} task(s), {args.steps} steps each -> {args.out}")
     return 0
 
 

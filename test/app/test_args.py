@@ -17,6 +17,8 @@ SCRIPTS = ROOT / "scripts"
 TRAIN = SCRIPTS / "reinforcement_learning" / "rsl_rl" / "train.py"
 PLAY = SCRIPTS / "reinforcement_learning" / "rsl_rl" / "play.py"
 ZERO = SCRIPTS / "environments" / "zero_agent.py"
+ALL_SCRIPTS = sorted(path for path in SCRIPTS.rglob("*.py") if not path.name.startswith("_"))
+"""Every script (``_name.py`` files are the modules scripts import)."""
 TASK_SCRIPTS = [
     TRAIN,
     PLAY,
@@ -25,13 +27,39 @@ TASK_SCRIPTS = [
     SCRIPTS / "tools" / "measure_locomotion.py",
     SCRIPTS / "tools" / "measure_velocity_tracking.py",
     SCRIPTS / "tools" / "check_soft_lift.py",
+    SCRIPTS / "benchmarks" / "soak.py",
+    SCRIPTS / "benchmarks" / "terrain_bvh_build.py",
 ]
 """Scripts built on the shared parser (``--task`` and the rest)."""
+SWEEP_SCRIPTS = [
+    SCRIPTS / "benchmarks" / name
+    for name in (
+        "benchmark_cameras.py",
+        "benchmark_envs.py",
+        "benchmark_startup.py",
+        "check_sync_free.py",
+        "physics_step_split.py",
+        "profile_env_step.py",
+    )
+] + [SCRIPTS / "tools" / "rollout_record.py"]
+"""Scripts built on the sweep parser (``--tasks``, one or more ``--num_envs``)."""
+SHARED_FLAGS = {
+    **dict.fromkeys(TASK_SCRIPTS, ("--task", "--solver")),
+    **dict.fromkeys(SWEEP_SCRIPTS, ("--tasks", "--solver")),
+}
+"""Flags each task or sweep script's --help must list."""
+OWN_BAD_ARGUMENT = {
+    "export_scalars.py": (["--threshold", "x"], "invalid float value: 'x'"),
+    "list_envs.py": (["--bogus"], "unrecognized arguments: --bogus"),
+    "make_offline_assets.py": ([], "the following arguments are required: --out"),
+}
+"""A bad argument of each script that runs on no device; every other one is given ``--device gpu``."""
 
 _PROBE = """
-import runpy, sys
+import os, runpy, sys
 script, *argv = sys.argv[1:]
 sys.argv = [script, *argv]
+sys.path[0] = os.path.dirname(script)  # as `python script.py` has it
 try:
     runpy.run_path(script, run_name="__main__")
 finally:
@@ -52,11 +80,20 @@ def _answer(script: Path, *argv: str) -> subprocess.CompletedProcess:
     return result
 
 
-@pytest.mark.parametrize("script", TASK_SCRIPTS, ids=lambda p: p.name)
+@pytest.mark.parametrize("script", ALL_SCRIPTS, ids=lambda p: p.name)
 def test_help_is_answered_before_anything_heavy_loads(script):
-    """--help prints the shared and the script's own arguments within 2 s."""
+    """Every script's --help prints its usage within 2 s, the shared arguments where it runs tasks."""
     result = _answer(script, "--help")
-    assert result.returncode == 0 and "--task" in result.stdout and "--solver" in result.stdout
+    assert result.returncode == 0 and "usage:" in result.stdout, result.stderr[-2000:]
+    assert all(flag in result.stdout for flag in SHARED_FLAGS.get(script, ()))
+
+
+@pytest.mark.parametrize("script", ALL_SCRIPTS, ids=lambda p: p.name)
+def test_every_script_refuses_a_bad_argument_early(script):
+    """Every script refuses a bad argument by name within 2 s, before anything heavy loads."""
+    argv, message = OWN_BAD_ARGUMENT.get(script.name, (["--device", "gpu"], "unknown device 'gpu'"))
+    result = _answer(script, *argv)
+    assert result.returncode != 0 and message in result.stderr, result.stderr[-2000:]
 
 
 @pytest.mark.parametrize("script", TASK_SCRIPTS, ids=lambda p: p.name)
@@ -74,6 +111,25 @@ def test_bad_arguments_are_refused_by_name(script, argv, message):
     """Every task script refuses the same bad arguments with the same message, within 2 s."""
     own = ["--policy", __file__] if script.name.startswith("measure_") else []  # their one required argument
     result = _answer(script, *argv, *own)
+    assert result.returncode != 0 and message in result.stderr, result.stderr[-2000:]
+
+
+@pytest.mark.parametrize("script", SWEEP_SCRIPTS, ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["--tasks", "Isaac-Cartpole-Direct-v0", "Isaac-Cartpole-Direkt-v0"],
+            "did you mean 'Isaac-Cartpole-Direct-v0'",
+        ),
+        (["--num_envs", "16", "0"], "must be at least 1, got 0"),
+        (["--num_envs", "-3"], "must be at least 1, got -3"),
+    ],
+    ids=["unknown-task", "zero-envs", "negative-envs"],
+)
+def test_sweeps_refuse_bad_tasks_and_counts_by_name(script, argv, message):
+    """Every benchmark that runs several tasks refuses an unknown one or a count below 1, within 2 s."""
+    result = _answer(script, *argv)
     assert result.returncode != 0 and message in result.stderr, result.stderr[-2000:]
 
 
@@ -124,3 +180,9 @@ def test_existing_file_refuses_a_missing_path(tmp_path):
     """--policy of a file that does not exist is refused by its path."""
     with pytest.raises(argparse.ArgumentTypeError, match="no such file"):
         script_args.existing_file(str(tmp_path / "policy.pt"))
+
+
+def test_shared_parser_with_a_default_task_needs_no_task_flag():
+    """A script that names its default task runs it when --task is not given."""
+    parser = argparse.ArgumentParser(parents=[script_args.shared_parser(task="Isaac-Cartpole-Direct-v0")])
+    assert parser.parse_args([]).task == "Isaac-Cartpole-Direct-v0"

@@ -18,7 +18,7 @@ def cartpole_scene(cartpole_scene_factory):
 
 def _control_columns(robot, name: str):
     """Control.joint_f and joint_target_q (torch views) at the joint ``name`` of every env."""
-    from isaaclab_newton.assets.articulation.binding import torch_view
+    from isaaclab_newton.assets.binding import torch_view
     from isaaclab_newton.physics import NewtonManager
 
     control = NewtonManager.get_control()

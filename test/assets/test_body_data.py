@@ -219,7 +219,7 @@ def test_root_buffers_match_torch_from_body_state(cartpoles_and_cubes):
 
 def test_joint_and_body_state_reads_are_views_of_the_newton_state(cartpoles_and_cubes):
     """joint_pos, joint_vel and body_link_pose_w share the state's memory and equal it at the binding's rows."""
-    from isaaclab_newton.assets.articulation.binding import torch_view
+    from isaaclab_newton.assets.binding import torch_view
     from isaaclab_newton.physics import NewtonManager
 
     sim, scene = cartpoles_and_cubes
@@ -240,7 +240,7 @@ def test_joint_and_body_state_reads_are_views_of_the_newton_state(cartpoles_and_
 
 def test_rows_without_a_uniform_layout_are_gathered(cartpoles_and_cubes):
     """Rows that are no affine grid (columns swapped in one env) read as a gathered copy of the state."""
-    from isaaclab_newton.assets.articulation.binding import torch_view
+    from isaaclab_newton.assets.binding import torch_view
     from isaaclab_newton.assets.body_data import _affine_strides
     from isaaclab_newton.physics import NewtonManager
 

@@ -29,16 +29,12 @@ FIXED_RESET = {
 def _make_env(task: str, num_envs: int, *, mask_on_cpu: bool = True, device: str = TEST_DEVICE, **overrides):
     """Build ``task`` on ``device`` (the test device by default) with ``num_envs`` envs and cfg overrides; the
     unwrapped env, mask path opted in on CPU."""
-    import gymnasium as gym
     from isaaclab.sim import SimulationContext
 
-    import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.app.env_factory import load_env_cfg
+    from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
 
     SimulationContext.clear_instance()
     cfg = load_env_cfg(task)
-    cfg.scene.num_envs = num_envs
-    cfg.sim.device = device
     for name, value in overrides.items():  # dotted names reach into nested cfgs ("events.term.params")
         *path, leaf = name.split(".")
         target = cfg
@@ -48,7 +44,7 @@ def _make_env(task: str, num_envs: int, *, mask_on_cpu: bool = True, device: str
             target[leaf] = value
         else:
             setattr(target, leaf, value)
-    env = gym.make(task, cfg=cfg).unwrapped
+    env = make_env(task, cfg=cfg, num_envs=num_envs, device=device).unwrapped
     env.mask_reset_on_cpu = mask_on_cpu
     return env
 

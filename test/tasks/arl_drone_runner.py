@@ -1,8 +1,9 @@
 """Build upstream's ARL track-position env on Newton with a stand-in quadrotor and step it (no tests here).
 
-Upstream's config is used as registered, except for three things this machine cannot provide: the physics
+Upstream's config is used as registered, except for four things this machine cannot provide: the physics
 (``PhysxCfg`` -> ``NewtonCfg`` with MuJoCo Warp), the robot's USD from Nucleus (-> an MJCF quadrotor with the
-same body names, rotor positions from the config's allocation matrix) and the sky light's Nucleus texture (removed).
+same body names, rotor positions from the config's allocation matrix), the sky light's Nucleus texture and the
+target command's pose markers, Nucleus USDs drawn only with ``debug_vis`` (both removed).
 Run in a subprocess: ``python arl_drone_runner.py ACTION STEPS NUM_ENVS`` prints one JSON line.
 """
 
@@ -35,25 +36,25 @@ def standin_mjcf(names: list[str], allocation: list[list[float]], directory: pat
 
 def run(action: float, steps: int, num_envs: int) -> dict:
     """Step the env ``steps`` times with every action equal to ``action``; report thrusts and finiteness."""
-    import gymnasium as gym
-    import isaaclab_tasks  # noqa: F401  (registers the tasks)
     import torch
     from isaaclab.utils import replace
-    from isaaclab_tasks.utils.parse_cfg import load_cfg_from_registry
 
+    from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
     from isaaclab_newton.physics import MJWarpSolverCfg, NewtonCfg
     from isaaclab_newton.sim import MjcfFileCfg
 
-    cfg = load_cfg_from_registry(TASK, "env_cfg_entry_point")
-    cfg.scene.num_envs = num_envs
-    cfg.sim.device = os.environ.get("ISAACLAB_NEWTON_TEST_DEVICE", "cpu")  # the suite's test device
+    cfg = load_env_cfg(TASK)
     cfg.sim.physics = NewtonCfg(solver_cfg=MJWarpSolverCfg())
     robot = cfg.scene.robot
     names = robot.actuators["thrusters"].thruster_names_expr
     path = standin_mjcf(names, robot.allocation_matrix, pathlib.Path(tempfile.mkdtemp()))
     cfg.scene.robot = replace(robot, spawn=MjcfFileCfg(asset_path=str(path), floating=True))
     cfg.scene.sky_light = None
-    env = gym.make(TASK, cfg=cfg)
+    command = cfg.commands.target_pose
+    command.debug_vis = False
+    command.goal_pose_visualizer_cfg = command.current_pose_visualizer_cfg = None
+    device = os.environ.get("ISAACLAB_NEWTON_TEST_DEVICE", "cpu")  # the suite's test device
+    env = make_env(TASK, cfg=cfg, num_envs=num_envs, device=device)
     try:
         obs, _ = env.reset(seed=0)
         finite = bool(torch.isfinite(obs["policy"]).all())

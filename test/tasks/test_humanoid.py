@@ -8,17 +8,12 @@ from conftest import TEST_DEVICE
 
 def test_humanoid_direct_env_steps_without_nan():
     """16 humanoids: observations (16, 87) stay finite over 150 random-action steps, with 21 joints split per axis."""
-    import gymnasium as gym
     from isaaclab.sim import SimulationContext
 
-    import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.app.env_factory import load_env_cfg
+    from isaaclab_contrib.app.env_factory import make_env
 
     SimulationContext.clear_instance()
-    cfg = load_env_cfg("Isaac-Humanoid-Direct-v0")
-    cfg.scene.num_envs = 16
-    cfg.sim.device = TEST_DEVICE
-    env = gym.make("Isaac-Humanoid-Direct-v0", cfg=cfg)
+    env = make_env("Isaac-Humanoid-Direct-v0", num_envs=16, device=TEST_DEVICE)
     try:
         robot = env.unwrapped.scene["robot"]
         assert robot.num_joints == 21

@@ -82,19 +82,15 @@ def _lift_snapshot(env) -> dict:
 @pytest.mark.parametrize("task", TASKS)
 def test_mask_reset_matches_index_reset(task):
     """From the same state, resetting envs 0 and 2 by mask leaves state and task buffers equal to core's index reset."""
-    import gymnasium as gym
     from isaaclab.sim import SimulationContext
 
-    import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.app.env_factory import load_env_cfg
+    from isaaclab_contrib.app.env_factory import make_env
     from isaaclab_contrib.envs.mask_reset import MaskResetMixin
 
     results = []
     for path in ("index", "mask"):
         SimulationContext.clear_instance()
-        cfg = load_env_cfg(task)
-        cfg.scene.num_envs, cfg.sim.device = 4, TEST_DEVICE
-        env = gym.make(task, cfg=cfg).unwrapped
+        env = make_env(task, num_envs=4, device=TEST_DEVICE).unwrapped
         env.mask_reset_on_cpu = True
         try:
             env.reset(seed=0)
@@ -143,21 +139,18 @@ def test_step_with_mask_resets_reads_nothing_on_the_host(task):
     The substeps run eagerly (no CPU graph) so that the coupled substep's Python (collision, MuJoCo Warp, VBD) runs
     inside the trap too.
     """
-    import gymnasium as gym
     from isaaclab.sim import SimulationContext
 
-    import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.app.env_factory import load_env_cfg
+    from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
 
     from .host_read_trap import HostReadTrap
 
     SimulationContext.clear_instance()
     cfg = load_env_cfg(task)
-    cfg.scene.num_envs, cfg.sim.device = 2, TEST_DEVICE
     cfg.episode_length_s = 3 * cfg.sim.dt * cfg.decimation
     cfg.sim.physics.nonfinite_log_interval = 10_000  # the designed periodic counter read stays out of the window
     cfg.sim.physics.use_cpu_graph = False
-    env = gym.make(task, cfg=cfg).unwrapped
+    env = make_env(task, cfg=cfg, num_envs=2, device=TEST_DEVICE).unwrapped
     env.mask_reset_on_cpu = True
     try:
         env.reset(seed=0)
@@ -176,17 +169,14 @@ def test_step_with_mask_resets_reads_nothing_on_the_host(task):
 
 def _make_cuda_env(task: str, num_envs: int, episode_steps: int):
     """The task on ``cuda:0`` with ``num_envs`` envs and episodes of ``episode_steps`` env steps (time-out resets)."""
-    import gymnasium as gym
     from isaaclab.sim import SimulationContext
 
-    import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.app.env_factory import load_env_cfg
+    from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
 
     SimulationContext.clear_instance()
     cfg = load_env_cfg(task)
-    cfg.scene.num_envs, cfg.sim.device, cfg.seed = num_envs, "cuda:0", 0
     cfg.episode_length_s = episode_steps * cfg.sim.dt * cfg.decimation
-    return gym.make(task, cfg=cfg).unwrapped
+    return make_env(task, cfg=cfg, num_envs=num_envs, device="cuda:0", seed=0).unwrapped
 
 
 def _close_cuda_env(env) -> None:

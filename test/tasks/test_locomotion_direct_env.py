@@ -21,17 +21,12 @@ REWARD_TOL = {"rtol": 1e-6, "atol": 2e-2} if ON_CUDA else {"rtol": 1e-6, "atol":
 def env(request):
     """One locomotion env of 8 envs on the test device per task, shared by the tests (each writes the state it
     needs)."""
-    import gymnasium as gym
     from isaaclab.sim import SimulationContext
 
-    import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.app.env_factory import load_env_cfg
+    from isaaclab_contrib.app.env_factory import make_env
 
     SimulationContext.clear_instance()
-    cfg = load_env_cfg(request.param)
-    cfg.scene.num_envs = NUM_ENVS
-    cfg.sim.device = TEST_DEVICE
-    env = gym.make(request.param, cfg=cfg).unwrapped
+    env = make_env(request.param, num_envs=NUM_ENVS, device=TEST_DEVICE).unwrapped
     # eager steps and resets: the tests swap in upstream's hooks and change cfg values between steps, which a
     # recorded CUDA graph would not see (whole-step replay is checked by test/envs/test_graph_step.py)
     env.capture_env_step = env.capture_mask_reset = False

@@ -23,22 +23,17 @@ TASKS = [
 
 @pytest.mark.parametrize("task", TASKS)
 def test_random_actions_stay_finite(task):
-    """16 envs take 300 uniform random actions in [-1, 1] on the mask path; observations and rewards stay finite,
-    every env resets by time-out and gets pushed."""
-    import gymnasium as gym
-
-    import isaaclab_contrib.tasks  # noqa: F401
-    from isaaclab_contrib.app.env_factory import load_env_cfg
+    """16 envs on the test device take 300 uniform random actions in [-1, 1] on the mask path; observations and
+    rewards stay finite, every env resets by time-out and gets pushed."""
+    from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
 
     cfg = load_env_cfg(task)
-    cfg.scene.num_envs = NUM_ENVS
-    cfg.sim.device = TEST_DEVICE
     cfg.episode_length_s = EPISODE_STEPS * cfg.sim.dt * cfg.decimation
     cfg.events.push_robot.interval_range_s = PUSH_INTERVAL_S
     generator_cfg = cfg.scene.terrain.terrain_generator
     if generator_cfg is not None:  # every sub-terrain type, 4 levels: the 10 x 20 grid only costs build time here
         generator_cfg.num_rows, generator_cfg.num_cols = 4, len(generator_cfg.sub_terrains)
-    env = gym.make(task, cfg=cfg)
+    env = make_env(task, cfg=cfg, num_envs=NUM_ENVS, device=TEST_DEVICE)
     try:
         base = env.unwrapped
         base.mask_reset_on_cpu = True

@@ -33,17 +33,13 @@ def test_g1_swap_renames_arm_and_torso_patterns_and_drops_finger_term():
 )
 def test_upstream_rough_cfg_with_offline_robot_steps(folder, cfg_class, swap, task, num_joints):
     """4 CPU envs of upstream's rough config (its terrain, height scan, events, contacts) step finite on our robot."""
-    import gymnasium as gym
-
-    import isaaclab_contrib.tasks  # noqa: F401
+    from isaaclab_contrib.app.env_factory import make_env
     from isaaclab_contrib.upstream import velocity_swap
 
     cfg = velocity_swap.swap_robot(
         velocity_swap.load_upstream_velocity_cfg(folder, cfg_class), getattr(velocity_swap, swap)
     )
-    cfg.scene.num_envs = NUM_ENVS
-    cfg.sim.device = TEST_DEVICE
-    env = gym.make(task, cfg=cfg)
+    env = make_env(task, cfg=cfg, num_envs=NUM_ENVS, device=TEST_DEVICE)
     try:
         obs, _ = env.reset(seed=0)
         assert env.unwrapped.scene["robot"].num_joints == num_joints

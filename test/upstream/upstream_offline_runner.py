@@ -2,8 +2,9 @@
 
 ``ISAACSIM_ASSET_ROOT`` must be set before this runs: Isaac Lab resolves its asset root at import.
 
-Usage: ``python upstream_offline_runner.py TASK STEPS NUM_ENVS PRESETS`` (comma-separated presets) prints one JSON
-line with the manager's name, the observation shape and whether every observation stayed finite.
+Usage: ``python upstream_offline_runner.py TASK STEPS NUM_ENVS PRESETS`` (comma-separated presets, one of them
+``newton_<solver>``) prints one JSON line with the manager's name, the observation shape and whether every
+observation stayed finite.
 """
 
 from __future__ import annotations
@@ -15,17 +16,16 @@ import sys
 
 def run(task: str, steps: int, num_envs: int, presets: str) -> dict:
     """Build ``task`` under the comma-separated ``presets`` on CPU and step it with uniform random actions."""
-    import gymnasium as gym
-    import isaaclab_tasks  # noqa: F401  (registers the tasks)
     import torch
     from isaaclab.sim import SimulationContext
-    from isaaclab_tasks.utils.hydra import resolve_presets
-    from isaaclab_tasks.utils.parse_cfg import load_cfg_from_registry
 
-    cfg = resolve_presets(load_cfg_from_registry(task, "env_cfg_entry_point"), tuple(presets.split(",")))
-    cfg.scene.num_envs = num_envs
-    cfg.sim.device = os.environ.get("ISAACLAB_NEWTON_TEST_DEVICE", "cpu")  # the suite's test device
-    env = gym.make(task, cfg=cfg)
+    from isaaclab_contrib.app.env_factory import make_env
+
+    names = presets.split(",")
+    (solver,) = [name.removeprefix("newton_") for name in names if name.startswith("newton_")]
+    others = tuple(name for name in names if not name.startswith("newton_"))
+    device = os.environ.get("ISAACLAB_NEWTON_TEST_DEVICE", "cpu")  # the suite's test device
+    env = make_env(task, num_envs=num_envs, device=device, solver=solver, presets=others)
     try:
         manager = SimulationContext.instance().physics_manager.__name__
         obs, _ = env.reset(seed=0)

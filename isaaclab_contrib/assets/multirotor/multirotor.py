@@ -10,7 +10,7 @@ from isaaclab.utils.math import quat_apply, quat_apply_inverse
 from isaaclab.utils.string import resolve_matching_names, resolve_matching_names_values
 
 from isaaclab_newton.assets import Articulation
-from isaaclab_newton.assets.articulation.binding import torch_view
+from isaaclab_newton.assets.binding import torch_view
 from isaaclab_newton.assets.index_cache import Ids, IndexResolver
 from isaaclab_newton.physics import NewtonManager
 

@@ -4,7 +4,7 @@ import gymnasium as gym
 
 gym.register(
     id="Isaac-Ant-Direct-v0",
-    entry_point=f"{__name__}.ant_direct_env_cfg:make_ant_direct_env",
+    entry_point="isaaclab_contrib.tasks.locomotion_direct_env:make_locomotion_direct_env",
     disable_env_checker=True,
     kwargs={
         "env_cfg_entry_point": f"{__name__}.ant_direct_env_cfg:AntEnvCfg",

@@ -17,27 +17,20 @@ from isaaclab.sensors import JointWrenchSensorCfg
 from isaaclab.sim import SimulationCfg
 from isaaclab.utils import configclass, replace
 
-from isaaclab_contrib.envs.cfg_checks import check_env_cfg
-from isaaclab_contrib.envs.nonfinite import with_nonfinite_guard
-from isaaclab_newton.physics import FeatherstoneSolverCfg, NewtonCfg
 from isaaclab_newton.sim import GroundPlaneCfg
 
-from ..physics_presets import PhysicsPresets, mjwarp_physics
+from ..physics_presets import direct_locomotion_physics
 from .robot_cfg import ANT_CFG
 
-ANT_PHYSICS = PhysicsPresets(
-    family="ant",
-    presets={
-        "mjwarp": lambda: mjwarp_physics(njmax=45, nconmax=25),
-        # penalty contacts need 8 substeps (1/960 s): with 4 the light feet bounce off and the ant is thrown upward
-        "featherstone": lambda: NewtonCfg(solver_cfg=FeatherstoneSolverCfg(), num_substeps=8),
-    },
-    not_offered={
-        "xpbd": (
-            "Newton 1.8's XPBD ignores joint armature and joint damping, so the light MJCF legs (density 5) spin up"
-            " under the 7.5 N m efforts and the ant is thrown meters into the air"
-        )
-    },
+ANT_PHYSICS = direct_locomotion_physics(
+    "ant",
+    njmax=45,
+    nconmax=25,
+    # penalty contacts need 8 substeps (1/960 s): with 4 the light feet bounce off and the ant is thrown upward
+    featherstone_substeps=8,
+    xpbd_outcome=(
+        "the light MJCF legs (density 5) spin up under the 7.5 N m efforts and the ant is thrown meters into the air"
+    ),
 )
 """Physics of the ant tasks: MuJoCo Warp (default) or Featherstone."""
 
@@ -86,11 +79,3 @@ class AntEnvCfg(DirectRLEnvCfg):
     dof_vel_scale: float = 0.2
     angular_velocity_scale: float = 1.0
     contact_force_scale: float = 0.1
-
-
-def make_ant_direct_env(cfg: AntEnvCfg, render_mode: str | None = None, **kwargs):
-    """Build Isaac Lab's locomotion environment (from ``isaaclab_tasks``) as the ant."""
-    from ..locomotion_direct_env import LocomotionMaskResetEnv
-
-    check_env_cfg(cfg)
-    return with_nonfinite_guard(LocomotionMaskResetEnv)(cfg, render_mode, **kwargs)

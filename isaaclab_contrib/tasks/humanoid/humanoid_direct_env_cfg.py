@@ -15,26 +15,17 @@ from isaaclab.sensors import JointWrenchSensorCfg
 from isaaclab.sim import SimulationCfg
 from isaaclab.utils import configclass, replace
 
-from isaaclab_contrib.envs.cfg_checks import check_env_cfg
-from isaaclab_contrib.envs.nonfinite import with_nonfinite_guard
-from isaaclab_newton.physics import FeatherstoneSolverCfg, NewtonCfg
 from isaaclab_newton.sim import GroundPlaneCfg
 
-from ..physics_presets import PhysicsPresets, mjwarp_physics
+from ..physics_presets import direct_locomotion_physics
 from .robot_cfg import HUMANOID_CFG, JOINT_GEARS
 
-HUMANOID_PHYSICS = PhysicsPresets(
-    family="humanoid",
-    presets={
-        "mjwarp": lambda: mjwarp_physics(njmax=80, nconmax=25),
-        "featherstone": lambda: NewtonCfg(solver_cfg=FeatherstoneSolverCfg(), num_substeps=4),
-    },
-    not_offered={
-        "xpbd": (
-            "Newton 1.8's XPBD ignores joint armature and joint damping; under random efforts the humanoid's state"
-            " turns NaN within a few steps"
-        )
-    },
+HUMANOID_PHYSICS = direct_locomotion_physics(
+    "humanoid",
+    njmax=80,
+    nconmax=25,
+    featherstone_substeps=4,
+    xpbd_outcome="under random efforts the humanoid's state turns NaN within a few steps",
 )
 """Physics of the humanoid task: MuJoCo Warp (default) or Featherstone."""
 
@@ -83,11 +74,3 @@ class HumanoidEnvCfg(DirectRLEnvCfg):
     dof_vel_scale: float = 0.1
     angular_velocity_scale: float = 0.25
     contact_force_scale: float = 0.01
-
-
-def make_humanoid_direct_env(cfg: HumanoidEnvCfg, render_mode: str | None = None, **kwargs):
-    """Build Isaac Lab's locomotion environment (from ``isaaclab_tasks``) as the humanoid."""
-    from ..locomotion_direct_env import LocomotionMaskResetEnv
-
-    check_env_cfg(cfg)
-    return with_nonfinite_guard(LocomotionMaskResetEnv)(cfg, render_mode, **kwargs)

@@ -15,6 +15,7 @@ from isaaclab.utils.string import resolve_matching_names, resolve_matching_names
 from isaaclab.utils.warp import ProxyArray
 
 from ...physics import NewtonManager
+from ..binding import ArticulationBinding, torch_view
 from ..body_properties import BodyPropertyWrites
 from ..index_cache import IndexResolver
 from ..newton_asset import Ids, NewtonAssetMixin
@@ -23,7 +24,6 @@ from ..unsupported import mark_unsupported
 from .actuator_control import NewtonActuatorCollection, NewtonArticulationActuatorControl
 from .actuator_resets import groups_rebinding_state, index_only_groups, reset_groups_by_mask
 from .articulation_data import ArticulationData
-from .binding import ArticulationBinding, torch_view
 
 if TYPE_CHECKING:
     from isaaclab.assets.articulation.articulation_cfg import ArticulationCfg

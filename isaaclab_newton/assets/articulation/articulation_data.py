@@ -10,12 +10,12 @@ from isaaclab.assets.articulation.base_articulation_data import BaseArticulation
 from isaaclab.utils.warp import ProxyArray
 
 from ...physics import NewtonManager
+from ..binding import torch_view
 from ..body_data import NewtonBodyDataMixin
 from ..unsupported import mark_unsupported
-from .binding import torch_view
 
 if TYPE_CHECKING:
-    from .binding import ArticulationBinding
+    from ..binding import ArticulationBinding
 
 _JOINT_BUFFERS = (
     "default_joint_pos", "default_joint_vel", "joint_stiffness",

@@ -13,7 +13,7 @@ from isaaclab.utils.string import resolve_matching_names
 from isaaclab.utils.warp import ProxyArray
 
 from ...physics import NewtonManager
-from ..articulation.binding import ArticulationBinding
+from ..binding import ArticulationBinding
 from ..body_properties import BodyPropertyWrites
 from ..newton_asset import Ids, NewtonAssetMixin
 from ..unsupported import mark_unsupported

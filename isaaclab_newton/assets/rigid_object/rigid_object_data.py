@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from isaaclab.assets.rigid_object.base_rigid_object_data import BaseRigidObjectData
 
-from ..articulation.binding import ArticulationBinding
+from ..binding import ArticulationBinding
 from ..body_data import NewtonBodyDataMixin
 from ..unsupported import mark_unsupported
 

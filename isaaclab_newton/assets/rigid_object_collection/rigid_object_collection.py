@@ -15,7 +15,7 @@ from isaaclab.utils.string import resolve_matching_names
 from isaaclab.utils.warp import ProxyArray
 
 from ...physics import NewtonManager
-from ..articulation.binding import torch_view
+from ..binding import torch_view
 from ..body_properties import BodyPropertyWrites
 from ..newton_asset import Ids, NewtonAssetBase, transform_inv, transform_mul
 from ..unsupported import mark_unsupported

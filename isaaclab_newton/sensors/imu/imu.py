@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import warp as wp
 from isaaclab.sensors.imu.base_imu import BaseImu
 
 from ...physics.newton_manager import NewtonManager
-from ..body_lookup import require_body_qdd, resolve_frame_sensor
+from ..body_lookup import require_body_qdd
+from ..frame_sensor import BodyFrameSensor
 from ..reset_kernels import clear_envs
 from .imu_data import ImuData
 
-if TYPE_CHECKING:
-    from isaaclab.sensors.imu import ImuCfg
 
-_KINDS = frozenset({"body_qdd"})
-
-
-class Imu(BaseImu):
+class Imu(BodyFrameSensor, BaseImu):
     """Gyroscope and accelerometer at an offset on a rigid body, computed from the solver's body accelerations.
 
     The sensor requests the ``body_qdd`` observable when it is constructed, so the active solver must support it
@@ -27,22 +21,7 @@ class Imu(BaseImu):
     """
 
     __backend_name__: str = "newton"
-
-    def __init__(self, cfg: ImuCfg):
-        """Create the sensor and request ``body_qdd`` from the manager.
-
-        Args:
-            cfg: The IMU configuration.
-        """
-        super().__init__(cfg)
-        NewtonManager.request_observables(_KINDS)
-        self._data: ImuData | None = None
-
-    @property
-    def data(self) -> ImuData:
-        """The latest readings."""
-        self._update_outdated_buffers()
-        return self._data
+    data_class = ImuData
 
     def reset(self, env_ids=None, env_mask: wp.array | None = None) -> None:
         """Clear the readings of the given environments; they read zero until the next physics step.
@@ -56,11 +35,6 @@ class Imu(BaseImu):
             return
         mask = self._resolve_indices_and_mask(env_ids, env_mask)
         clear_envs(mask, self._is_outdated, (self._data._ang_vel_b, self._data._lin_acc_b))
-
-    def _initialize_impl(self):
-        super()._initialize_impl()
-        self._bodies, self._offset = resolve_frame_sensor(self.cfg, self._num_envs, self._device, what="ImuCfg")
-        self._data = ImuData(self._num_envs, self._device)
 
     def _update_buffers_impl(self, env_mask: wp.array):
         body_qdd = require_body_qdd("Imu")

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import warp as wp
 from isaaclab.sensors.pva.base_pva import BasePva
 
 from ...physics.newton_manager import NewtonManager
-from ..body_lookup import require_body_qdd, resolve_frame_sensor
+from ..body_lookup import require_body_qdd
+from ..frame_sensor import BodyFrameSensor
 from .pva_data import PvaData
 
-if TYPE_CHECKING:
-    from isaaclab.sensors.pva import PvaCfg
 
-_KINDS = frozenset({"body_qdd"})
-
-
-class Pva(BasePva):
+class Pva(BodyFrameSensor, BasePva):
     """World pose, velocities and coordinate accelerations of a frame at an offset on a rigid body.
 
     Pose and velocities come from the state after each physics step; accelerations from the solver's ``body_qdd``
@@ -27,27 +21,7 @@ class Pva(BasePva):
     """
 
     __backend_name__: str = "newton"
-
-    def __init__(self, cfg: PvaCfg):
-        """Create the sensor and request ``body_qdd`` from the manager.
-
-        Args:
-            cfg: The PVA configuration.
-        """
-        super().__init__(cfg)
-        NewtonManager.request_observables(_KINDS)
-        self._data: PvaData | None = None
-
-    @property
-    def data(self) -> PvaData:
-        """The latest readings."""
-        self._update_outdated_buffers()
-        return self._data
-
-    def _initialize_impl(self):
-        super()._initialize_impl()
-        self._bodies, self._offset = resolve_frame_sensor(self.cfg, self._num_envs, self._device, what="PvaCfg")
-        self._data = PvaData(self._num_envs, self._device)
+    data_class = PvaData
 
     def _update_buffers_impl(self, env_mask: wp.array):
         body_qdd = require_body_qdd("Pva sensor", " (MuJoCo Warp or Kamino)")

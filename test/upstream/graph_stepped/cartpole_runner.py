@@ -12,22 +12,17 @@ import os
 
 def run() -> dict:
     """4 CPU envs, 32x32 RGB, resets by mask; env 0 times out on the third step while the others keep going."""
-    import gymnasium as gym
-    import isaaclab_tasks  # noqa: F401  (registers the tasks)
     import torch
-    from isaaclab_tasks.utils.hydra import resolve_presets
-    from isaaclab_tasks.utils.parse_cfg import load_cfg_from_registry
 
-    from isaaclab_contrib.upstream.graph_stepped import graph_stepped_spec
+    from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
     from isaaclab_contrib.upstream.graph_stepped.cartpole import CartpoleCameraGraphStepEnv
 
     task = "Isaac-Cartpole-Camera-Direct"
-    cfg = resolve_presets(load_cfg_from_registry(task, "env_cfg_entry_point"), ("newton_mjwarp",))
-    cfg.scene.num_envs = 4
-    cfg.sim.device = os.environ.get("ISAACLAB_NEWTON_TEST_DEVICE", "cpu")  # the suite's test device
+    cfg = load_env_cfg(task, solver="mjwarp")
     cfg.scene.tiled_camera.width = cfg.scene.tiled_camera.height = 32
     CartpoleCameraGraphStepEnv.mask_reset_on_cpu = True
-    env = gym.make(graph_stepped_spec(task), cfg=cfg)
+    device = os.environ.get("ISAACLAB_NEWTON_TEST_DEVICE", "cpu")  # the suite's test device
+    env = make_env(task, cfg=cfg, num_envs=4, device=device)  # the graph-stepped spec, as for every upstream id
     try:
         unwrapped = env.unwrapped
         env.reset(seed=0)

@@ -7,7 +7,7 @@ import numpy as np
 import torch
 import warp as wp
 
-from ...physics import NewtonManager
+from ..physics import NewtonManager
 
 
 class ArticulationBinding:
