@@ -23,8 +23,9 @@ def assets_cache_root() -> Path:
 def install_cache_folder(staging: Path, name: str) -> Path:
     """Copy the fully written folder ``staging`` into the cache as ``<root>/<name>`` and return that path.
 
-    An existing ``<root>/<name>`` (an incomplete or older copy) is replaced. The copy lands beside the target first
-    and enters it by one rename; where another process renamed its copy in meanwhile, that one is kept.
+    An existing ``<root>/<name>`` that lacks one of the staged files (an incomplete or older copy) is replaced; one
+    that holds them all (another process's copy, moved in meanwhile) is kept. The copy lands beside the target first
+    and enters it by one rename.
 
     Args:
         staging: Folder holding every file of the cache folder.
@@ -35,6 +36,9 @@ def install_cache_folder(staging: Path, name: str) -> Path:
     partial = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=target.parent))
     try:
         shutil.copytree(staging, partial, dirs_exist_ok=True)
+        files = [path.relative_to(staging) for path in staging.rglob("*") if path.is_file()]
+        if target.is_dir() and all((target / file).is_file() for file in files):
+            return target
         if target.exists():
             shutil.rmtree(target, ignore_errors=True)
         try:

@@ -1,4 +1,4 @@
-"""The local cache: a folder enters it complete, replacing an incomplete one."""
+"""The local cache: a folder enters it complete, replacing an incomplete one and keeping a complete one."""
 
 from __future__ import annotations
 
@@ -22,4 +22,18 @@ def test_install_replaces_an_incomplete_folder(tmp_path, monkeypatch):
         "meshes/link.obj",
         "robot.xml",
     ]
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["robot"]
+
+
+def test_install_keeps_a_complete_folder(tmp_path, monkeypatch):
+    """A cache folder that already holds every staged file (another process's copy) is kept as it is."""
+    monkeypatch.setenv("ISAACLAB_NEWTON_ASSETS", str(tmp_path / "cache"))
+    done = tmp_path / "cache" / "robot"
+    done.mkdir(parents=True)
+    (done / "robot.xml").write_text("<mujoco model='theirs'/>")
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    (staging / "robot.xml").write_text("<mujoco/>")
+    assert install_cache_folder(staging, "robot") == done
+    assert (done / "robot.xml").read_text() == "<mujoco model='theirs'/>"
     assert [p.name for p in (tmp_path / "cache").iterdir()] == ["robot"]
