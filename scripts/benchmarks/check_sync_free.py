@@ -17,8 +17,8 @@ The one designed periodic host read, of the non-finite world and action counters
 It prints ``PASS`` or ``FAIL`` per task and check, with the first offending call and its stack for failures.
 
 ``--tasks`` also takes ``isaaclab_tasks``' own ids (without a version, e.g. ``Isaac-Cartpole-Camera-Direct``; their
-default presets, built from :func:`isaaclab_contrib.upstream.graph_stepped.graph_stepped_spec`,
-``ISAACSIM_ASSET_ROOT`` set to the offline assets). Gymnasium cannot hold both registries in one process: check
+default presets, built from :func:`isaaclab_contrib.upstream.graph_stepped.graph_stepped_spec`, on Newton's
+offline assets, see ``docs/assets.md``). Gymnasium cannot hold both registries in one process: check
 upstream ids in a run of their own.
 
 Torch's sync debug mode exists on CUDA only: on CPU the script says so, still runs every step of every task and
@@ -28,7 +28,7 @@ Examples::
 
     ./isaaclab.sh -p scripts/benchmarks/check_sync_free.py --device cuda:0
     ./isaaclab.sh -p scripts/benchmarks/check_sync_free.py --device cpu --num_envs 8 --steps 20
-    ISAACSIM_ASSET_ROOT=/tmp/isaac_assets ./isaaclab.sh -p scripts/benchmarks/check_sync_free.py --device cuda:0 \\
+    ./isaaclab.sh -p scripts/benchmarks/check_sync_free.py --device cuda:0 \\
         --tasks Isaac-Cartpole-Camera-Direct Isaac-Cartpole-Direct
 """
 

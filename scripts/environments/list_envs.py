@@ -19,7 +19,7 @@ def main(argv: list[str] | None = None) -> None:
         "--assets",
         action="store_true",
         help="Load each upstream config (seconds each, isaaclab_tasks imported) and say whether its USD assets are"
-        " on this machine (ISAACSIM_ASSET_ROOT, scripts/tools/make_offline_assets.py).",
+        " on this machine (Newton's offline cache, made here on first use, or ISAACSIM_ASSET_ROOT).",
     )
     args = parser.parse_args(argv)
     ours = our_task_ids()
@@ -38,10 +38,9 @@ def _offline_status(tasks: tuple[str, ...]) -> dict[str, str]:
     """Per upstream task: whether the USD files its config references are local files, or why it has no config."""
     import contextlib
     import io
-    import os
 
     from isaaclab_contrib.app.console import configure_output
-    from isaaclab_contrib.upstream.offline_assets import referenced_usd_files
+    from isaaclab_contrib.upstream.offline_assets import missing_offline_assets
     from isaaclab_contrib.upstream.registry import load_upstream_cfg
 
     configure_output(verbose=False)
@@ -53,7 +52,7 @@ def _offline_status(tasks: tuple[str, ...]) -> dict[str, str]:
         except Exception as err:  # noqa: BLE001  (any config that fails to load is reported, the listing goes on)
             status[task] = f"no newton_mjwarp config: {type(err).__name__}"
             continue
-        missing = [path for path in referenced_usd_files(cfg) if not os.path.isfile(path)]
+        missing = missing_offline_assets(cfg)
         status[task] = "assets offline" if not missing else f"assets not offline ({len(missing)} USD files missing)"
     return status
 
