@@ -51,7 +51,7 @@ SHARED_FLAGS = {
 OWN_BAD_ARGUMENT = {
     "export_scalars.py": (["--threshold", "x"], "invalid float value: 'x'"),
     "list_envs.py": (["--bogus"], "unrecognized arguments: --bogus"),
-    "make_offline_assets.py": ([], "the following arguments are required: --out"),
+    "make_offline_assets.py": (["--out"], "argument --out: expected one argument"),
 }
 """A bad argument of each script that runs on no device; every other one is given ``--device gpu``."""
 
