@@ -97,9 +97,8 @@ class NewtonManager(PhysicsManager):
     # -- stepping --
     _num_substeps: ClassVar[int] = 1
     _solver_dt: ClassVar[float] = 1.0 / 60.0
-    _decimation: ClassVar[int] = 1
-    _folds_decimation: ClassVar[bool] = False
-    """Set by :meth:`set_decimation`: :meth:`step` runs the env's whole decimation loop."""
+    _decimation: ClassVar[int | None] = None
+    """The env's decimation (:meth:`set_decimation`); kept across hard resets, ``None`` until an env announces it."""
     _eager_actuators: ClassVar[dict[str, str]] = {}
     """Assets whose actuators must run between physics steps, with the reason (see :meth:`note_eager_actuators`)."""
     _external_body_f: ClassVar[wp.array | None] = None
@@ -272,9 +271,8 @@ class NewtonManager(PhysicsManager):
             cls._release_solver()
             raise
         NewtonManager._graph = None
-        NewtonManager._folds_decimation = False
         # Where the env may fold its decimation into step(), set_decimation() captures once the count is known.
-        NewtonManager._graph_deferred = cls._wants_folded_decimation() or (
+        NewtonManager._graph_deferred = (cls._wants_folded_decimation() and NewtonManager._decimation is None) or (
             cls._requires_initial_reset_before_graph_capture()
         )
         if not NewtonManager._graph_deferred:
@@ -342,7 +340,6 @@ class NewtonManager(PhysicsManager):
                 " the env drives the decimation loop",
                 NewtonManager._eager_reasons_logged,
             )
-        NewtonManager._folds_decimation = wanted and not NewtonManager._eager_actuators
         if NewtonManager._solver is not None and wanted:
             NewtonManager._graph_deferred = cls._requires_initial_reset_before_graph_capture()
             if not NewtonManager._graph_deferred:
@@ -351,7 +348,11 @@ class NewtonManager(PhysicsManager):
     @classmethod
     def handles_decimation(cls) -> bool:
         """Whether :meth:`step` runs the env's whole decimation loop (see :meth:`set_decimation`)."""
-        return NewtonManager._folds_decimation
+        return (
+            cls._wants_folded_decimation()
+            and NewtonManager._decimation is not None
+            and not (NewtonManager._eager_actuators)
+        )
 
     @classmethod
     def note_eager_actuators(cls, name: str, reason: str) -> None:
@@ -391,7 +392,7 @@ class NewtonManager(PhysicsManager):
             _graph.launch(NewtonManager._graph)
         else:
             cls._run_physics_steps()
-        num_steps = NewtonManager._decimation if NewtonManager._folds_decimation else 1
+        num_steps = cls._physics_steps_per_call()
         NewtonManager._state_stamp += 1
         PhysicsManager._sim_time += num_steps * cls.get_physics_dt()
         if not recording:
@@ -966,8 +967,12 @@ class NewtonManager(PhysicsManager):
     @classmethod
     def _run_physics_steps(cls) -> None:
         """The work of one :meth:`step` call: one physics step, or the decimation loop when folded."""
-        for _ in range(NewtonManager._decimation if NewtonManager._folds_decimation else 1):
+        for _ in range(cls._physics_steps_per_call()):
             cls._simulate_physics_only()
+
+    @classmethod
+    def _physics_steps_per_call(cls) -> int:
+        return NewtonManager._decimation if cls.handles_decimation() else 1
 
     @classmethod
     def _count_steps(cls, num_steps: int) -> None:
@@ -1034,7 +1039,6 @@ class NewtonManager(PhysicsManager):
             setattr(NewtonManager, name, None)
         NewtonManager._graph = None
         NewtonManager._graph_deferred = False
-        NewtonManager._folds_decimation = False
         NewtonManager._observable_schedule = None
         NewtonManager._substep_observables = None
         NewtonManager._collision_pipeline = None
@@ -1053,7 +1057,7 @@ class NewtonManager(PhysicsManager):
         NewtonManager._state_1 = None
         NewtonManager._control = None
         NewtonManager._external_body_f = None
-        NewtonManager._decimation = 1
+        NewtonManager._decimation = None
         NewtonManager._eager_actuators = {}
         NewtonManager._recording_env_step = False
         NewtonManager._recording_clocks = None

@@ -156,7 +156,10 @@ def test_hooks_run_in_the_order_of_the_lifecycle_table(make_sim):
     ], "each reset saw its own worlds (the last entry is world -1)"
 
     sim.reset()
-    assert _take_calls() == [*_HARD_RESET, "_initialize_contacts"], "a second hard reset rebuilds"
+    # the decimation is known now, so initialize_solver() captures the folded loop itself
+    capture = ["_requires_initial_reset_before_graph_capture", "_supports_cuda_graph_capture"]
+    assert _take_calls() == [*_HARD_RESET, "_initialize_contacts", *capture], "a second hard reset rebuilds"
+    assert manager.handles_decimation(), "the folded path survives the hard reset"
     manager.close()
     assert _take_calls() == ["_solver_specific_clear"], "close()"
 
@@ -190,6 +193,20 @@ def test_folded_steps_equal_env_driven_steps(make_sim):
         finals.append(NewtonManager.get_state_0().body_q.numpy().copy())
     assert finals[0][0, 2] < 0.11, "the box fell onto the ground within the run"
     np.testing.assert_array_equal(finals[1], finals[0])
+
+
+def test_folded_decimation_survives_a_hard_reset(make_sim):
+    """After a hard reset, one step() still advances the env's decimation (2 physics steps), as the env expects."""
+    dt = 1.0 / 240.0
+    sim = make_sim(_HookedCfg(), dt=dt, fold_decimation=True)
+    scenes.add_dropped_box(NewtonManager.create_builder())
+    sim.reset()
+    sim.physics_manager.set_decimation(2)
+    sim.reset()
+    assert sim.physics_manager.handles_decimation() and NewtonManager.uses_graph()
+    time = sim.physics_manager.get_simulation_time()
+    sim.step(render=False)
+    assert math.isclose(sim.physics_manager.get_simulation_time() - time, 2 * dt)
 
 
 def test_xpbd_joint_coordinates_follow_the_bodies(make_sim):
