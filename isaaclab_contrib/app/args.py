@@ -16,26 +16,26 @@ from .devices import device_arg
 from .task_ids import UnknownTaskError, is_upstream, our_task_ids, registration_kwargs
 
 
-def positive_int(text: str) -> int:
-    """An integer of at least 1 (argparse type; argparse names the flag in its error)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer of at least 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+def int_at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse type accepting integers of at least ``minimum`` (argparse names the flag in its error)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer of at least {minimum}, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return parse
 
 
-def non_negative_int(text: str) -> int:
-    """An integer of at least 0 (argparse type)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer of at least 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
+positive_int = int_at_least(1)
+"""An integer of at least 1 (argparse type)."""
+
+non_negative_int = int_at_least(0)
+"""An integer of at least 0 (argparse type)."""
 
 
 def existing_file(text: str) -> Path:
