@@ -12,7 +12,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .devices import device_arg
+from .devices import default_device, device_arg
 from .task_ids import UnknownTaskError, is_upstream, our_task_ids, registration_kwargs
 
 
@@ -173,8 +173,10 @@ def parse_args(
 ) -> argparse.Namespace:
     """Parse a script's arguments, check its ``--task`` or ``--tasks`` before anything heavy loads, quiet the output.
 
-    Once the arguments pass, :func:`~isaaclab_contrib.app.console.configure_output` sets the run's output (Warp at
-    warning level and no CUDA-driver warning on a CPU-only machine unless ``--verbose``).
+    Once the arguments pass, ``args.device`` is the device the run uses (``--device``, else ``cuda:0`` where the
+    driver reports a GPU, else ``cpu``; the one place a script's device is chosen) and
+    :func:`~isaaclab_contrib.app.console.configure_output` sets the run's output (Warp at warning level and no
+    CUDA-driver warning on a CPU-only machine unless ``--verbose``).
 
     Args:
         parser: The script's parser, built with :func:`shared_parser`, :func:`sweep_parser` or
@@ -182,7 +184,7 @@ def parse_args(
         argv: Arguments (default: ``sys.argv[1:]``).
         agent: RL library whose agent cfg the task must register (``"rsl_rl"`` for train/play), or ``None``.
         check: The script's own light checks of the parsed arguments (raising ``SystemExit``), run before the
-            output is configured.
+            default device is filled in (a check may set ``args.device``, as ``--distributed`` does per rank).
 
     Raises:
         SystemExit: On any bad argument, with a message that names the fix.
@@ -192,6 +194,7 @@ def parse_args(
         check_task(task, agent=agent)
     if check is not None:
         check(args)
+    args.device = args.device or default_device()
     from .console import configure_output
 
     configure_output(verbose=args.verbose)  # before the heavy imports: Warp's banner and module loads held back

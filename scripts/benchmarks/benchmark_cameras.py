@@ -149,9 +149,6 @@ def time_raw_render(env, steps: int, warmup: int) -> float:
 
 
 def run(args: argparse.Namespace) -> list[Result]:
-    from isaaclab_contrib.app.devices import default_device
-
-    args.device = args.device or default_device()
     results = []
     for task in args.tasks:
         for num_envs in args.num_envs:

@@ -141,10 +141,6 @@ def main() -> None:
     parser.add_argument("--no_graph", action="store_true", help="Run eagerly (no CUDA graph).")
     parser.add_argument("--out", type=pathlib.Path, default=None, help="Write the results as JSON here.")
     args = parse_args(parser)  # before Warp and Newton load
-    from isaaclab_contrib.app.devices import default_device
-
-    args.device = args.device or default_device()
-
     results = [run(args, path) for path in args.paths]
     print(f"{'path':<16} {'world-steps/s':>14} {'ms/step':>9} {'graph':>6} {'setup s':>8} {'held':>5}")
     for m in results:

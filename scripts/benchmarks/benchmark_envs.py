@@ -254,10 +254,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--plot", type=pathlib.Path, default=None, help="PNG path (default: --out with .png).")
     parser.set_defaults(seed=0)
     args = script_args.parse_args(parser, argv)
-    from isaaclab_contrib.app.devices import default_device
     from isaaclab_contrib.app.task_ids import our_task_ids
 
-    args.device = args.device or default_device()
     cuda = args.device.startswith("cuda")
     args.tasks = args.tasks or list(our_task_ids())
     args.num_envs = args.num_envs or list(CUDA_COUNTS if cuda else CPU_COUNTS)

@@ -282,11 +282,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--no_process_warmup", action="store_true", help="Skip the discarded first raw run that loads all modules."
     )
     parser.add_argument("--out", type=pathlib.Path, default=None, help="Write the results as JSON here.")
-    args = script_args.parse_args(parser, argv)  # before Warp and Newton load
-    from isaaclab_contrib.app.devices import default_device
-
-    args.device = args.device or default_device()
-    return args
+    return script_args.parse_args(parser, argv)  # before Warp and Newton load
 
 
 def main(argv: list[str] | None = None) -> None:

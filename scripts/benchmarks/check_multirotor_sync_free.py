@@ -125,9 +125,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=non_negative_int, default=20, help="Unchecked physics steps first.")
     parser.add_argument("--steps", type=positive_int, default=40, help="Checked physics steps.")
     args = parse_args(parser, argv)  # before torch, Warp and Newton load
-    from isaaclab_contrib.app.devices import default_device
-
-    args.device = args.device or default_device()
     verdict = run(args)
     print(f"multirotor step path: {verdict}")
     return 0 if not verdict.startswith("FAIL") else 1

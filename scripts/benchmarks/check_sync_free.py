@@ -233,10 +233,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--frames", type=script_args.positive_int, default=6, help="Stack frames printed per failure.")
     parser.set_defaults(seed=0)
     args = script_args.parse_args(parser, argv)
-    from isaaclab_contrib.app.devices import default_device
     from isaaclab_contrib.app.task_ids import our_task_ids
 
-    args.device = args.device or default_device()
     args.tasks = args.tasks or list(our_task_ids())
     return args
 

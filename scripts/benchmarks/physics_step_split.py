@@ -179,9 +179,6 @@ def main() -> None:
     parser.add_argument("--out", default=None, help="JSON file for the results.")
     parser.set_defaults(seed=0)
     args = parse_args(parser)  # before torch, Warp and Newton load
-    from isaaclab_contrib.app.devices import default_device
-
-    args.device = args.device or default_device()
     results = [split(task, num_envs, args) for task in args.tasks for num_envs in args.num_envs]
     for result in results:
         print(json.dumps(result, indent=1))

@@ -51,10 +51,8 @@ def main() -> None:
     import warp as wp
     from isaaclab.terrains import TerrainGenerator
 
-    from isaaclab_contrib.app.devices import default_device
     from isaaclab_contrib.app.env_factory import load_env_cfg
 
-    args.device = args.device or default_device()
     generator_cfg = load_env_cfg(args.task, solver=args.solver, presets=args.presets).scene.terrain.terrain_generator
     if generator_cfg is None:
         raise ValueError(f"{args.task} has no generated terrain (scene.terrain.terrain_generator is None)")

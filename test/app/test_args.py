@@ -186,3 +186,10 @@ def test_shared_parser_with_a_default_task_needs_no_task_flag():
     """A script that names its default task runs it when --task is not given."""
     parser = argparse.ArgumentParser(parents=[script_args.shared_parser(task="Isaac-Cartpole-Direct-v0")])
     assert parser.parse_args([]).task == "Isaac-Cartpole-Direct-v0"
+
+
+def test_parse_args_fills_in_the_default_device(monkeypatch):
+    """Without --device, the parsed arguments name the device the run uses (cpu on a machine without a driver)."""
+    monkeypatch.setattr("isaaclab_contrib.app.devices.cuda_device_count", lambda: None)
+    parser = argparse.ArgumentParser(parents=[script_args.shared_parser()])
+    assert script_args.parse_args(parser, ["--task", "Isaac-Cartpole-Direct-v0"]).device == "cpu"

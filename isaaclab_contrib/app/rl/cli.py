@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 
 from ..args import non_negative_int, parse_args, positive_int, shared_parser, video_parser
-from ..devices import cuda_device_count, default_device
+from ..devices import cuda_device_count
 from .runs import check_checkpoint_task, experiment_dir, resolve_checkpoint
 
 
@@ -74,15 +74,19 @@ def _run_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def resolve_placement(args: argparse.Namespace) -> Placement:
-    """Device and rank from ``--device`` / ``--distributed`` (one process per GPU, ``cuda:$LOCAL_RANK``).
+def place_rank(args: argparse.Namespace) -> None:
+    """Under ``--distributed``, put this process on its rank's GPU: ``args.device`` becomes ``cuda:$LOCAL_RANK``.
+
+    The one place a distributed run chooses devices; ``train.py``'s checks run it inside
+    :func:`~isaaclab_contrib.app.args.parse_args`, before the default device is filled in. Without ``--distributed``
+    it leaves ``args`` as they are.
 
     Raises:
-        SystemExit: If ``--distributed`` is given without CUDA or outside ``torchrun``, or with a ``--device``
-            other than the rank's GPU.
+        SystemExit: If ``--distributed`` is given outside ``torchrun`` or without CUDA, or with a ``--device`` other
+            than the rank's GPU.
     """
-    if not getattr(args, "distributed", False):
-        return Placement(device=args.device or default_device())
+    if not args.distributed:
+        return
     if "LOCAL_RANK" not in os.environ:
         raise SystemExit("--distributed needs torchrun: torchrun --nproc_per_node <gpus> train.py ... --distributed")
     if not cuda_device_count():
@@ -91,7 +95,15 @@ def resolve_placement(args: argparse.Namespace) -> Placement:
     device = f"cuda:{local_rank}"
     if args.device not in (None, device):
         raise SystemExit(f"--distributed puts rank {local_rank} on {device}; drop --device {args.device}.")
-    return Placement(device=device, rank=int(os.environ.get("RANK", "0")), world_size=int(os.environ["WORLD_SIZE"]))
+    args.device = device
+
+
+def placement(args: argparse.Namespace) -> Placement:
+    """This process's :class:`Placement`: the device parse_args resolved, torchrun's rank under ``--distributed``."""
+    if not getattr(args, "distributed", False):
+        return Placement(device=args.device)
+    rank, world_size = int(os.environ.get("RANK", "0")), int(os.environ["WORLD_SIZE"])
+    return Placement(device=args.device, rank=rank, world_size=world_size)
 
 
 def _resolve_checkpoint_arg(args: argparse.Namespace) -> None:
@@ -136,7 +148,7 @@ def parse_train_args(argv: list[str] | None = None) -> tuple[argparse.Namespace,
         SystemExit: On any bad argument, with a message that names the fix.
     """
     args = parse_args(train_parser(), argv, agent="rsl_rl", check=_check_train_args)
-    return args, resolve_placement(args)
+    return args, placement(args)
 
 
 def parse_play_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, Placement]:
@@ -146,18 +158,17 @@ def parse_play_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, 
         SystemExit: On any bad argument, with a message that names the fix.
     """
     args = parse_args(play_parser(), argv, agent="rsl_rl", check=_check_play_args)
-    return args, resolve_placement(args)
+    return args, placement(args)
 
 
 def _check_train_args(args: argparse.Namespace) -> None:
     if args.checkpoint is not None and not args.resume:
         raise SystemExit("--checkpoint only applies with --resume (train.py) or to play.py.")
-    resolve_placement(args)  # refuses a --distributed launch outside torchrun or without CUDA
+    place_rank(args)
     if args.resume:
         args.checkpoint = args.checkpoint or "latest"
         _resolve_checkpoint_arg(args)
 
 
 def _check_play_args(args: argparse.Namespace) -> None:
-    resolve_placement(args)
     _resolve_checkpoint_arg(args)
