@@ -8,6 +8,8 @@ reset), the joint efforts, the reward and the observation.
 
 from __future__ import annotations
 
+from operator import is_
+
 import torch
 import warp as wp
 
@@ -20,6 +22,7 @@ from isaaclab_contrib.envs.task_terms import TaskTermsMixin
 from ..upstream.modules import load_isaaclab_tasks_module
 from .locomotion_kernels import (
     DerivedState,
+    StateInputs,
     locomotion_derived_state_kernel,
     locomotion_dones_kernel,
     locomotion_effort_kernel,
@@ -47,6 +50,9 @@ _DERIVED = (
     "prev_potentials",
 )
 """Upstream's attributes of ``_compute_intermediate_values``, in the kernels' output order."""
+
+_STATE_INPUTS = tuple(StateInputs.vars)
+"""The fields of :class:`.locomotion_kernels.StateInputs`, in the order :meth:`_term_state_arrays` gives them."""
 
 
 class LocomotionMaskResetEnv(TaskTermsMixin, GraphStepMixin, _upstream.LocomotionDirectEnv):
@@ -83,6 +89,7 @@ class LocomotionMaskResetEnv(TaskTermsMixin, GraphStepMixin, _upstream.Locomotio
         self._term_derived["potentials"].copy_(self.potentials)
         self._term_derived["prev_potentials"].copy_(self.prev_potentials)
         self._term_derived_wp = DerivedState()  # persistent buffers: one struct for every launch
+        self._term_inputs: tuple[tuple[wp.array, ...], StateInputs] | None = None
         for name, buffer in self._term_derived.items():
             setattr(self._term_derived_wp, name, wp.from_torch(buffer))
         self._term_actions = torch.zeros((n, num_actions), dtype=torch.float32, device=device)
@@ -120,7 +127,7 @@ class LocomotionMaskResetEnv(TaskTermsMixin, GraphStepMixin, _upstream.Locomotio
 
     def _compute_intermediate_values(self) -> None:
         """Upstream's derived state (torso pose and velocities, projections, angles, potentials) in one launch."""
-        args = (*self._term_state_inputs(), self._term_derived_wp)
+        args = (self._term_state_inputs(), float(self.step_dt), self._term_derived_wp)
         self._term_launches.launch(locomotion_derived_state_kernel, (self.num_envs,), args)
         self._bind_derived()
 
@@ -130,7 +137,8 @@ class LocomotionMaskResetEnv(TaskTermsMixin, GraphStepMixin, _upstream.Locomotio
         The time-outs are written into core's ``reset_time_outs`` (which core's step sets from them right after).
         """
         args = (
-            *self._term_state_inputs(),
+            self._term_state_inputs(),
+            float(self.step_dt),
             self._term_view("episode_length_buf", wp.int64),
             int(self.max_episode_length),
             float(self.cfg.termination_height),
@@ -216,7 +224,8 @@ class LocomotionMaskResetEnv(TaskTermsMixin, GraphStepMixin, _upstream.Locomotio
             mask_wp,
             self.robot.data.default_root_pose.warp,
             self._term_tensor_view("scene.env_origins", self.scene.env_origins, wp.float32),
-            *self._term_state_inputs(),
+            self._term_state_inputs(),
+            float(self.step_dt),
             self._term_view("actions", wp.float32),
             self._term_derived_wp,
         )
@@ -225,8 +234,22 @@ class LocomotionMaskResetEnv(TaskTermsMixin, GraphStepMixin, _upstream.Locomotio
 
     # -- buffers ----------------------------------------------------------------------------------
 
-    def _term_state_inputs(self) -> tuple:
-        """The derived-state kernels' inputs: root and joint data, ``targets``, ``potentials``, ``step_dt`` [s]."""
+    def _term_state_inputs(self) -> StateInputs:
+        """The derived-state kernels' inputs (root and joint data, ``targets``, ``potentials``) in one struct.
+
+        The struct is made again only when one of its arrays was replaced, and never changed once made: a recorded
+        launch holds the struct it was recorded with and replays it while the same struct is passed.
+        """
+        arrays = self._term_state_arrays()
+        if self._term_inputs is None or not all(map(is_, arrays, self._term_inputs[0])):
+            inputs = StateInputs()
+            for name, array in zip(_STATE_INPUTS, arrays, strict=True):
+                setattr(inputs, name, array)
+            self._term_inputs = (arrays, inputs)
+        return self._term_inputs[1]
+
+    def _term_state_arrays(self) -> tuple[wp.array, ...]:
+        """The arrays of :meth:`_term_state_inputs`, in :class:`.locomotion_kernels.StateInputs`' field order."""
         data = self.robot.data
         return (
             data.root_pos_w.warp,
@@ -241,7 +264,6 @@ class LocomotionMaskResetEnv(TaskTermsMixin, GraphStepMixin, _upstream.Locomotio
             data.soft_joint_pos_limits.warp,
             self._term_view("targets", wp.float32),
             self._term_view("potentials", wp.float32),
-            float(self.step_dt),
         )
 
     def _bind_derived(self) -> None:

@@ -39,6 +39,36 @@ def quat_rotate_xyzw(q: wp.quatf, v: wp.vec3f) -> wp.vec3f:
 
 
 @wp.struct
+class StateInputs:
+    """The robot and task state the derived-state kernels read, one struct for their three launches."""
+
+    root_pos_w: wp.array(dtype=wp.vec3f)
+    """Root position, world frame [m], (num_envs,)."""
+    root_quat_w: wp.array(dtype=wp.quatf)
+    """Root orientation (x, y, z, w), world frame, (num_envs,)."""
+    root_lin_vel_b: wp.array(dtype=wp.vec3f)
+    """Root linear velocity, root frame [m/s], (num_envs,)."""
+    root_ang_vel_b: wp.array(dtype=wp.vec3f)
+    """Root angular velocity, root frame [rad/s], (num_envs,)."""
+    projected_gravity_b: wp.array(dtype=wp.vec3f)
+    """Gravity direction, root frame, (num_envs,)."""
+    forward_b: wp.array(dtype=wp.vec3f)
+    """The root's forward axis, root frame, (num_envs,)."""
+    joint_pos: wp.array2d(dtype=wp.float32)
+    """Joint positions [rad], (num_envs, num_joints)."""
+    joint_vel: wp.array2d(dtype=wp.float32)
+    """Joint velocities [rad/s], (num_envs, num_joints)."""
+    default_joint_vel: wp.array2d(dtype=wp.float32)
+    """Default joint velocities [rad/s], (num_envs, num_joints)."""
+    soft_joint_pos_limits: wp.array2d(dtype=wp.vec2f)
+    """Soft joint position limits (lower, upper) [rad], (num_envs, num_joints)."""
+    targets: wp.array2d(dtype=wp.float32)
+    """Walk target, world frame [m], (num_envs, 3)."""
+    potentials: wp.array(dtype=wp.float32)
+    """The potential before this update [m/s]; the reset kernel rewrites it for the envs it resets."""
+
+
+@wp.struct
 class DerivedState:
     """The per-env buffers of upstream's ``_compute_intermediate_values`` that the kernels write."""
 
@@ -71,42 +101,31 @@ class DerivedState:
 @wp.func
 def locomotion_derived_state(
     env: int,
-    root_pos_w: wp.array(dtype=wp.vec3f),
-    root_quat_w: wp.array(dtype=wp.quatf),
-    root_lin_vel_b: wp.array(dtype=wp.vec3f),
-    root_ang_vel_b: wp.array(dtype=wp.vec3f),
-    projected_gravity_b: wp.array(dtype=wp.vec3f),
-    forward_b: wp.array(dtype=wp.vec3f),
-    joint_pos: wp.array2d(dtype=wp.float32),
-    joint_vel: wp.array2d(dtype=wp.float32),
-    default_joint_vel: wp.array2d(dtype=wp.float32),
-    soft_joint_pos_limits: wp.array2d(dtype=wp.vec2f),
-    targets: wp.array2d(dtype=wp.float32),
-    potentials_in: wp.array(dtype=wp.float32),
+    inputs: StateInputs,
     step_dt: wp.float32,
     derived: DerivedState,
 ):
-    """Upstream's ``_compute_intermediate_values`` for one env; ``potentials_in`` may be ``potentials`` itself."""
-    pos = root_pos_w[env]
-    lin = root_lin_vel_b[env]
-    ang = root_ang_vel_b[env]
+    """Upstream's ``_compute_intermediate_values`` for one env; ``inputs.potentials`` may be ``derived.potentials``."""
+    pos = inputs.root_pos_w[env]
+    lin = inputs.root_lin_vel_b[env]
+    ang = inputs.root_ang_vel_b[env]
     for k in range(3):
         derived.torso_position[env, k] = pos[k]
         derived.vel_loc[env, k] = lin[k]
         derived.angvel_loc[env, k] = ang[k]
-    for j in range(joint_pos.shape[1]):
-        derived.dof_vel[env, j] = joint_vel[env, j] - default_joint_vel[env, j]
-        limits = soft_joint_pos_limits[env, j]
+    for j in range(inputs.joint_pos.shape[1]):
+        derived.dof_vel[env, j] = inputs.joint_vel[env, j] - inputs.default_joint_vel[env, j]
+        limits = inputs.soft_joint_pos_limits[env, j]
         offset = (limits[0] + limits[1]) * wp.float32(0.5)
-        derived.dof_pos_scaled[env, j] = wp.float32(2.0) * (joint_pos[env, j] - offset) / (limits[1] - limits[0])
+        derived.dof_pos_scaled[env, j] = wp.float32(2.0) * (inputs.joint_pos[env, j] - offset) / (limits[1] - limits[0])
 
     # planar vector to the walk target
-    to_x = targets[env, 0] - pos[0]
-    to_y = targets[env, 1] - pos[1]
+    to_x = inputs.targets[env, 0] - pos[0]
+    to_y = inputs.targets[env, 1] - pos[1]
     distance = planar_norm(to_x, to_y)
-    derived.up_proj[env] = -projected_gravity_b[env][2]
-    q = root_quat_w[env]
-    heading = quat_rotate_xyzw(q, forward_b[env])
+    derived.up_proj[env] = -inputs.projected_gravity_b[env][2]
+    q = inputs.root_quat_w[env]
+    heading = quat_rotate_xyzw(q, inputs.forward_b[env])
     scale = wp.max(distance, _NORM_EPS)
     derived.heading_proj[env] = (
         heading[0] * (to_x / scale) + heading[1] * (to_y / scale) + heading[2] * (wp.float32(0.0) / scale)
@@ -123,24 +142,13 @@ def locomotion_derived_state(
     derived.yaw[env] = env_yaw
     derived.angle_to_target[env] = wp.atan2(to_y, to_x) - env_yaw
 
-    derived.prev_potentials[env] = potentials_in[env]
+    derived.prev_potentials[env] = inputs.potentials[env]
     derived.potentials[env] = -distance / step_dt
 
 
 @wp.kernel(enable_backward=False)
 def locomotion_derived_state_kernel(
-    root_pos_w: wp.array(dtype=wp.vec3f),
-    root_quat_w: wp.array(dtype=wp.quatf),
-    root_lin_vel_b: wp.array(dtype=wp.vec3f),
-    root_ang_vel_b: wp.array(dtype=wp.vec3f),
-    projected_gravity_b: wp.array(dtype=wp.vec3f),
-    forward_b: wp.array(dtype=wp.vec3f),
-    joint_pos: wp.array2d(dtype=wp.float32),
-    joint_vel: wp.array2d(dtype=wp.float32),
-    default_joint_vel: wp.array2d(dtype=wp.float32),
-    soft_joint_pos_limits: wp.array2d(dtype=wp.vec2f),
-    targets: wp.array2d(dtype=wp.float32),
-    potentials_in: wp.array(dtype=wp.float32),
+    inputs: StateInputs,
     step_dt: wp.float32,
     derived: DerivedState,
 ):
@@ -148,18 +156,7 @@ def locomotion_derived_state_kernel(
     env = wp.tid()
     locomotion_derived_state(
         env,
-        root_pos_w,
-        root_quat_w,
-        root_lin_vel_b,
-        root_ang_vel_b,
-        projected_gravity_b,
-        forward_b,
-        joint_pos,
-        joint_vel,
-        default_joint_vel,
-        soft_joint_pos_limits,
-        targets,
-        potentials_in,
+        inputs,
         step_dt,
         derived,
     )
@@ -167,18 +164,7 @@ def locomotion_derived_state_kernel(
 
 @wp.kernel(enable_backward=False)
 def locomotion_dones_kernel(
-    root_pos_w: wp.array(dtype=wp.vec3f),
-    root_quat_w: wp.array(dtype=wp.quatf),
-    root_lin_vel_b: wp.array(dtype=wp.vec3f),
-    root_ang_vel_b: wp.array(dtype=wp.vec3f),
-    projected_gravity_b: wp.array(dtype=wp.vec3f),
-    forward_b: wp.array(dtype=wp.vec3f),
-    joint_pos: wp.array2d(dtype=wp.float32),
-    joint_vel: wp.array2d(dtype=wp.float32),
-    default_joint_vel: wp.array2d(dtype=wp.float32),
-    soft_joint_pos_limits: wp.array2d(dtype=wp.vec2f),
-    targets: wp.array2d(dtype=wp.float32),
-    potentials_in: wp.array(dtype=wp.float32),
+    inputs: StateInputs,
     step_dt: wp.float32,
     episode_length: wp.array(dtype=wp.int64),
     max_episode_length: wp.int64,
@@ -191,22 +177,11 @@ def locomotion_dones_kernel(
     env = wp.tid()
     locomotion_derived_state(
         env,
-        root_pos_w,
-        root_quat_w,
-        root_lin_vel_b,
-        root_ang_vel_b,
-        projected_gravity_b,
-        forward_b,
-        joint_pos,
-        joint_vel,
-        default_joint_vel,
-        soft_joint_pos_limits,
-        targets,
-        potentials_in,
+        inputs,
         step_dt,
         derived,
     )
-    died[env] = root_pos_w[env][2] < termination_height
+    died[env] = inputs.root_pos_w[env][2] < termination_height
     time_out[env] = episode_length[env] >= max_episode_length
 
 
@@ -215,18 +190,7 @@ def locomotion_reset_kernel(
     mask: wp.array(dtype=wp.bool),
     default_root_pose: wp.array(dtype=wp.transformf),
     env_origins: wp.array2d(dtype=wp.float32),
-    root_pos_w: wp.array(dtype=wp.vec3f),
-    root_quat_w: wp.array(dtype=wp.quatf),
-    root_lin_vel_b: wp.array(dtype=wp.vec3f),
-    root_ang_vel_b: wp.array(dtype=wp.vec3f),
-    projected_gravity_b: wp.array(dtype=wp.vec3f),
-    forward_b: wp.array(dtype=wp.vec3f),
-    joint_pos: wp.array2d(dtype=wp.float32),
-    joint_vel: wp.array2d(dtype=wp.float32),
-    default_joint_vel: wp.array2d(dtype=wp.float32),
-    soft_joint_pos_limits: wp.array2d(dtype=wp.vec2f),
-    targets: wp.array2d(dtype=wp.float32),
-    potentials_in: wp.array(dtype=wp.float32),
+    inputs: StateInputs,
     step_dt: wp.float32,
     actions: wp.array2d(dtype=wp.float32),
     derived: DerivedState,
@@ -240,23 +204,12 @@ def locomotion_reset_kernel(
         for k in range(actions.shape[1]):
             actions[env, k] = wp.float32(0.0)
         root = wp.transform_get_translation(default_root_pose[env])
-        to_x = targets[env, 0] - (root[0] + env_origins[env, 0])
-        to_y = targets[env, 1] - (root[1] + env_origins[env, 1])
-        potentials_in[env] = -planar_norm(to_x, to_y) / step_dt
+        to_x = inputs.targets[env, 0] - (root[0] + env_origins[env, 0])
+        to_y = inputs.targets[env, 1] - (root[1] + env_origins[env, 1])
+        inputs.potentials[env] = -planar_norm(to_x, to_y) / step_dt
     locomotion_derived_state(
         env,
-        root_pos_w,
-        root_quat_w,
-        root_lin_vel_b,
-        root_ang_vel_b,
-        projected_gravity_b,
-        forward_b,
-        joint_pos,
-        joint_vel,
-        default_joint_vel,
-        soft_joint_pos_limits,
-        targets,
-        potentials_in,
+        inputs,
         step_dt,
         derived,
     )

@@ -132,7 +132,7 @@ def test_derived_state_kernel_reads_strided_data():
     """Root and joint data given as strided views (columns of wider state arrays) give what contiguous copies give."""
     import warp as wp
 
-    from isaaclab_contrib.tasks.locomotion_kernels import DerivedState, locomotion_derived_state_kernel
+    from isaaclab_contrib.tasks.locomotion_kernels import DerivedState, StateInputs, locomotion_derived_state_kernel
 
     wp.init()
     names = (  # the struct's fields, in the order of the outputs below
@@ -166,7 +166,7 @@ def test_derived_state_kernel_reads_strided_data():
     targets = torch.randn((n, 3), generator=generator).to(TEST_DEVICE)
     potentials = torch.randn(n, generator=generator).to(TEST_DEVICE)
 
-    def run(inputs: list) -> list[torch.Tensor]:
+    def run(arrays: list) -> list[torch.Tensor]:
         outputs = [torch.zeros((n, width), device=TEST_DEVICE) for width in (3, 3, 3)] + [
             torch.zeros(n, device=TEST_DEVICE) for _ in range(5)
         ]
@@ -179,8 +179,11 @@ def test_derived_state_kernel_reads_strided_data():
         derived = DerivedState()
         for name, output in zip(names, outputs, strict=True):
             setattr(derived, name, wp.from_torch(output))
-        args = [*inputs, wp.from_torch(targets), wp.from_torch(potentials), 0.0166667, derived]
-        wp.launch(locomotion_derived_state_kernel, dim=n, inputs=args)
+        inputs = StateInputs()
+        task_arrays = [wp.from_torch(targets), wp.from_torch(potentials)]
+        for name, array in zip(StateInputs.vars, [*arrays, *task_arrays], strict=True):
+            setattr(inputs, name, array)
+        wp.launch(locomotion_derived_state_kernel, dim=n, inputs=[inputs, 0.0166667, derived])
         return outputs
 
     strided = run([wp.from_torch(view, dtype=dtype) for view, dtype in columns.values()])
