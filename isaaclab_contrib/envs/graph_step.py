@@ -90,6 +90,11 @@ class GraphStepMixin(MaskResetMixin):
             return "NewtonCfg.debug_mode reads solver state on the host after each physics step"
         return self._rebinding_actuators
 
+    @property
+    def step_graph_recorded(self) -> bool:
+        """Whether a recorded env step is held: the next step with the same reset pattern replays it."""
+        return self._step_graph is not None
+
     def reset(self, seed: int | None = None, options: dict | None = None):
         """Core's reset (every env, by index), then the step is recorded again.
 

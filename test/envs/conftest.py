@@ -134,7 +134,7 @@ def replay_under_sync_error(env, actions: torch.Tensor, steps: int = 12) -> None
     env.reset(seed=0)
     for _ in range(3):  # eager, recorded + replayed, replayed
         env.step(actions)
-    assert env._step_graph is not None, env.step_graph_unavailable_reason()
+    assert env.step_graph_recorded, env.step_graph_unavailable_reason()
     torch.cuda.set_sync_debug_mode("error")
     try:
         for _ in range(steps):

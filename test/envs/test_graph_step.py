@@ -53,7 +53,7 @@ def _run(
             "returned": returned,
             "counters": counters,
             "sim_time": PhysicsManager.get_simulation_time(),
-            "graph": env._step_graph is not None,
+            "graph": env.step_graph_recorded,
             "reason": env.step_graph_unavailable_reason(),
         }
     finally:
@@ -132,7 +132,7 @@ def test_configuration_values_are_those_of_the_recording_until_discarded():
         actions = torch.zeros((env.num_envs, env.action_space.shape[-1]), device=env.device)
         for _ in range(3):
             env.step(actions)
-        assert env._step_graph is not None
+        assert env.step_graph_recorded
         scale = env.cfg.rew_scale_alive
         env.cfg.rew_scale_alive = scale + 100.0
         before = env.step(actions)[1].clone()
@@ -142,7 +142,7 @@ def test_configuration_values_are_those_of_the_recording_until_discarded():
         threshold = (scale + 50.0) * env.step_dt
         assert float(before.max()) < threshold, "the recorded step keeps the recorded scale"
         assert all(float(r.max()) > threshold for r in after), "eager and re-recorded steps use the new scale"
-        assert env._step_graph is not None
+        assert env.step_graph_recorded
     finally:
         _close(env)
 
@@ -158,7 +158,7 @@ def test_returned_observation_and_reward_survive_the_next_step():
         for _ in range(4):  # eager, recorded + replayed, replayed, replayed
             obs, reward = env.step(actions)[:2]
             returned.append((obs["policy"], reward, obs["policy"].clone(), reward.clone()))
-        assert env._step_graph is not None
+        assert env.step_graph_recorded
         for step, (obs, reward, obs_copy, reward_copy) in enumerate(returned):
             assert torch.equal(obs, obs_copy) and torch.equal(reward, reward_copy), f"step {step} was overwritten"
         assert not torch.equal(returned[-1][0], returned[-2][0]), "the steps must have moved the cart"

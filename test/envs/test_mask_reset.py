@@ -66,7 +66,7 @@ def test_mask_reset_samples_in_range_and_keeps_other_envs(task):
             after["joint_pos"][mask] >= limits[..., 1] - 1e-6
         )
         if "cartpole" in env.scene.articulations:
-            cart, pole = int(env._cart_dof_idx[0]), int(env._pole_dof_idx[0])
+            cart, pole = robot.find_joints(cfg.cart_dof_name)[0][0], robot.find_joints(cfg.pole_dof_name)[0][0]
             checks = [
                 (offset_pos[:, cart], cfg.initial_cart_position_range, clamped[:, cart]),
                 (offset_vel[:, cart], cfg.initial_cart_velocity_range, None),

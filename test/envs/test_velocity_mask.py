@@ -77,7 +77,7 @@ def test_external_force_is_set_for_the_masked_envs_and_bodies_only(env):
     mask = torch.tensor([True, True, False, False], device=TEST_DEVICE)
     try:
         apply_external_force_torque_mask(env, mask, (1.0, 2.0), (0.0, 0.0), asset_cfg=asset_cfg)
-        force = wp.to_torch(composer._local_force_b)
+        force = wp.to_torch(composer.local_force_b)
         trunk = asset_cfg.body_ids[0]
         assert ((force[mask, trunk] >= 1.0) & (force[mask, trunk] <= 2.0)).all()
         others = torch.ones(robot.num_bodies, dtype=torch.bool, device=TEST_DEVICE)

@@ -38,20 +38,20 @@ def _upstream():
     return _upstream
 
 
+def _cart_and_pole(env) -> tuple[int, int]:
+    """The joint indices of the cart and the pole, by the names the cfg gives them."""
+    robot, cfg = env.cartpole, env.cfg
+    return robot.find_joints(cfg.cart_dof_name)[0][0], robot.find_joints(cfg.pole_dof_name)[0][0]
+
+
 def _write_joints(env, cart_pos, pole_pos, cart_vel, pole_vel) -> None:
     """Write per-env cart [m, m/s] and pole [rad, rad/s] positions and velocities into the simulation state."""
     robot = env.cartpole
     pos = torch.zeros((env.num_envs, robot.num_joints), device=TEST_DEVICE)
     vel = torch.zeros_like(pos)
-    cart, pole = env._cart_dof_idx, env._pole_dof_idx
-    pos[:, cart], pos[:, pole] = (
-        torch.tensor(cart_pos, device=TEST_DEVICE)[:, None],
-        torch.tensor(pole_pos, device=TEST_DEVICE)[:, None],
-    )
-    vel[:, cart], vel[:, pole] = (
-        torch.tensor(cart_vel, device=TEST_DEVICE)[:, None],
-        torch.tensor(pole_vel, device=TEST_DEVICE)[:, None],
-    )
+    cart, pole = _cart_and_pole(env)
+    pos[:, cart], pos[:, pole] = torch.tensor(cart_pos, device=TEST_DEVICE), torch.tensor(pole_pos, device=TEST_DEVICE)
+    vel[:, cart], vel[:, pole] = torch.tensor(cart_vel, device=TEST_DEVICE), torch.tensor(pole_vel, device=TEST_DEVICE)
     robot.write_joint_position_to_sim_index(position=pos)
     robot.write_joint_velocity_to_sim_index(velocity=vel)
 
@@ -199,11 +199,12 @@ def test_masked_reset_state_is_upstream_formula_on_the_same_draw(env):
         env._write_masked_sim_state(mask)
         torch.manual_seed(11)
         uniform = torch.rand((2, env.num_envs, robot.num_joints), device=TEST_DEVICE)
+        cart, pole = _cart_and_pole(env)
         ranges = {
-            (0, int(env._cart_dof_idx[0])): cfg.initial_cart_position_range,
-            (0, int(env._pole_dof_idx[0])): cfg.initial_pole_angle_range,
-            (1, int(env._cart_dof_idx[0])): cfg.initial_cart_velocity_range,
-            (1, int(env._pole_dof_idx[0])): cfg.initial_pole_velocity_range,
+            (0, cart): cfg.initial_cart_position_range,
+            (0, pole): cfg.initial_pole_angle_range,
+            (1, cart): cfg.initial_cart_velocity_range,
+            (1, pole): cfg.initial_pole_velocity_range,
         }
         offsets = torch.zeros_like(uniform)
         for (row, joint), (low, high) in ranges.items():
@@ -218,7 +219,6 @@ def test_masked_reset_state_is_upstream_formula_on_the_same_draw(env):
     torch.testing.assert_close(pos[mask], expected_pos[mask], rtol=0.0, atol=1e-6)
     torch.testing.assert_close(vel[mask], expected_vel[mask], rtol=0.0, atol=1e-6)
     assert torch.equal(pos[~mask], before[0][~mask]) and torch.equal(vel[~mask], before[1][~mask])
-    cart = int(env._cart_dof_idx[0])
     assert (pos[mask, cart] == limits[mask, cart, 0]).any() or (pos[mask, cart] == limits[mask, cart, 1]).any()
     assert (vel[mask, cart] == 0.4).any()
     root_pose = data.default_root_pose.torch.clone()

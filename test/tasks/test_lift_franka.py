@@ -203,7 +203,7 @@ def _lift_trajectory(task: str, *, capture: bool, steps: int = 12) -> dict:
             obs, reward, _, time_out, _ = env.step(action.to(env.device))
             returned.append({"obs": obs["policy"].clone(), "reward": reward.clone(), "time_out": time_out.clone()})
         reason = env.step_graph_unavailable_reason()
-        return {"returned": returned, "graph": env._step_graph is not None, "reason": reason}
+        return {"returned": returned, "graph": env.step_graph_recorded, "reason": reason}
     finally:
         _close_cuda_env(env)
 
