@@ -23,7 +23,7 @@ def _control_columns(robot, name: str):
 
     control = NewtonManager.get_control()
     col = robot.joint_names.index(name)
-    bind = robot._binding
+    bind = robot._binding  # private: the asset's rows in Newton's model, no public read
     return (
         torch_view(control.joint_f)[bind.dof_indices[:, col]],
         torch_view(control.joint_target_q)[bind.coord_indices[:, col]],

@@ -69,7 +69,7 @@ def test_mask_reset_of_env_2_redraws_its_delay_and_keeps_the_others(delayed_cart
         scene.write_data_to_sim()
         sim.step(render=False)
         scene.update(sim.get_physics_dt())
-    buffers = cart._delay_buffers
+    buffers = cart._delay_buffers  # private: the delay buffers under test
     lags_before = [b.time_lags.clone() for b in buffers]
     pushes_before = [b.num_pushes.clone() for b in buffers]
     assert all((p > 0).all() for p in pushes_before)
@@ -96,5 +96,6 @@ def test_mlp_groups_are_named_as_rebinding_their_state(delayed_cartpoles):
     _, _, robot = delayed_cartpoles
     assert robot.actuator_groups_rebinding_state() == []
     mlp = object.__new__(ActuatorNetMLP)  # the class is what is looked at; no network file needed
+    # private: the actuator groups under test
     collection = SimpleNamespace(_groups={**robot.actuators._groups, "legs": mlp})
     assert groups_rebinding_state(collection) == ["legs"]

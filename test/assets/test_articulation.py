@@ -38,6 +38,7 @@ def test_nan_world_recovers_after_reset(cartpole_scene):
     sim, scene, robot = cartpole_scene
     state = NewtonManager.get_state_0()
     q = state.joint_q.numpy()
+    # private: the asset's rows in Newton's model, no public read
     q[robot._binding.coord_indices[1].cpu().numpy()] = math.nan
     state.joint_q.assign(q)
     NewtonManager.note_state_write()
@@ -91,6 +92,7 @@ def test_explicit_pd_actuator_drives_joint_through_efforts():
         step_scene(sim, scene, 480)
         angle = robot.data.joint_pos.torch[:, pole[0]]
         assert torch.allclose(angle, torch.full_like(angle, 0.5), atol=0.03), angle
+        # private: the asset's rows in Newton's model, no public read
         dof = robot._binding.dof_indices[0, pole[0]].item()
         applied = NewtonManager.get_control().joint_f.numpy()[dof]
         # holding the pole against gravity: |tau| ~ m g l sin(0.5) = 1 * 9.81 * 0.47 * 0.479 ~ 2.2 N m

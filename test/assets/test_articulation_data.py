@@ -92,7 +92,7 @@ def test_joint_property_writes_reach_model(cartpoles):
 
     _, _, robot = cartpoles
     model = NewtonManager.get_model()
-    dof = robot._binding.dof_indices[1, 1].item()
+    dof = robot._binding.dof_indices[1, 1].item()  # private: the asset's rows in Newton's model, no public read
     robot.write_joint_stiffness_to_sim_index(
         stiffness=torch.tensor([[7.0]], device=TEST_DEVICE), joint_ids=[1], env_ids=[1]
     )

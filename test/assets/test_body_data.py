@@ -33,14 +33,14 @@ def cartpoles_and_cubes(scene_factory):
 
 def _count_computes(data, name: str) -> list[int]:
     """Wrap the compute function of lazy buffer ``name`` with a call counter."""
-    buf, compute, tensor = data._lazy[name]
+    buf, compute, tensor = data._lazy[name]  # private: the lazy-buffer machinery under test
     calls = [0]
 
     def counted():
         calls[0] += 1
         return compute()
 
-    data._lazy[name] = (buf, counted, tensor)
+    data._lazy[name] = (buf, counted, tensor)  # private: the lazy-buffer machinery under test
     return calls
 
 
@@ -144,11 +144,13 @@ def test_reset_of_env_2_leaves_other_worlds_bit_identical(cartpoles_and_cubes):
     robot, cube = scene["robot"], scene["cube"]
     step_scene(sim, scene, 10)
     state = NewtonManager.get_state_0()
+    # private: the asset's rows in Newton's model, no public read
     rows = np.concatenate((robot._binding.body_indices.cpu().numpy(), cube._binding.body_indices.cpu().numpy()), axis=1)
     others = [0, 1, 3]
 
     def snapshot():
         body_q, body_qd = state.body_q.numpy(), state.body_qd.numpy()
+        # private: the asset's rows in Newton's model, no public read
         q = state.joint_q.numpy()[robot._binding.coord_indices.cpu().numpy()]
         return body_q[rows[others]].copy(), body_qd[rows[others]].copy(), q[others].copy()
 
@@ -224,7 +226,7 @@ def test_joint_and_body_state_reads_are_views_of_the_newton_state(cartpoles_and_
 
     sim, scene = cartpoles_and_cubes
     robot = scene["robot"]
-    bind, data = robot._binding, robot.data
+    bind, data = robot._binding, robot.data  # private: the asset's rows in Newton's model, no public read
     step_scene(sim, scene, 2)
     state = NewtonManager.get_state_0()
     for name, attr, rows in (
@@ -246,14 +248,15 @@ def test_rows_without_a_uniform_layout_are_gathered(cartpoles_and_cubes):
 
     sim, scene = cartpoles_and_cubes
     robot = scene["robot"]
-    rows = robot._binding.coord_indices.clone()
+    rows = robot._binding.coord_indices.clone()  # private: the asset's rows in Newton's model, no public read
     assert _affine_strides(rows) is not None
     rows[1] = rows[1].flip(0)
     assert _affine_strides(rows) is None
     data = robot.data
+    # private: the gather machinery under test
     data._add_gather("test_swapped_joint_pos", tuple(rows.shape), wp.float32, "joint_q", rows)
     step_scene(sim, scene, 1)
-    read = data._read("test_swapped_joint_pos").torch
+    read = data._read("test_swapped_joint_pos").torch  # private: the gather machinery under test
     source = torch_view(NewtonManager.get_state_0().joint_q)
     assert read.untyped_storage().data_ptr() != source.untyped_storage().data_ptr()
     torch.testing.assert_close(read, source[rows], rtol=0, atol=0)

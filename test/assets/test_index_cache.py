@@ -86,7 +86,7 @@ def test_cache_is_bounded():
     resolver = IndexResolver(10, TEST_DEVICE, capacity=2)
     for i in range(5):
         assert _values(resolver.resolve([i, i + 1])) == [i, i + 1]
-    assert len(resolver._cache) == 2
+    assert len(resolver._cache) == 2  # private: the cache bound under test
 
 
 def test_bool_and_float_selectors_raise():

@@ -130,12 +130,12 @@ def test_position_target_wrong_shape_raises(robot):
 
 def test_effort_target_checked_without_debug(robot):
     """With core's __debug__-driven check off (as under python -O), a (2,) effort still raises ValueError."""
-    robot._check_shapes = False
+    robot._check_shapes = False  # private: the shape-check switch under test
     try:
         with pytest.raises(ValueError, match="'target' must have shape"):
             robot.actuators.target_command.set_effort_index(value=torch.zeros(2, device=TEST_DEVICE))
     finally:
-        robot._check_shapes = True
+        robot._check_shapes = True  # private: the shape-check switch under test
 
 
 def test_effort_target_wrong_warp_dtype_raises(robot):

@@ -108,6 +108,7 @@ def test_destination_pipeline_is_built_from_its_cfg():
     pipeline_cfg = NewtonCollisionPipelineCfg(enable_rigid_soft_full_surface_contact=True, soft_contact_max=321)
     sim, _ = _make_scene(_proxy_cfg(_entries(), collision_pipeline=pipeline_cfg, collide_interval=1))
     sim.reset()
+    # private: Newton's solver setting under test, no public read
     config = NewtonManager.get_solver()._proxy_collision_configs[("rigid", "soft")]
     assert isinstance(config.pipeline, newton.CollisionPipeline) and config.collide_interval == 1
     assert config.pipeline.enable_rigid_soft_full_surface_contact

@@ -76,7 +76,7 @@ def _snapshot(env) -> dict[str, torch.Tensor]:
 
     robot = _robot(env)
     # the observation first: it must see the reset without the data reads below refreshing its buffers
-    snap = {"obs": env._get_observations()["policy"].clone()}
+    snap = {"obs": env._get_observations()["policy"].clone()}  # private: the observation hook under test
     snap |= {
         "root_pose_w": robot.data.root_pose_w.torch,
         "root_vel_w": robot.data.root_vel_w.torch,

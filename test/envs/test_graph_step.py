@@ -48,6 +48,7 @@ def _run(
                 }
                 | {f"log/{key}": torch.as_tensor(value).clone() for key, value in extras["log"].items()}
             )
+        # private: core's step counters under test
         counters = (env.common_step_counter, env._sim_step_counter, env.sim._physics_step_count)
         return {
             "returned": returned,

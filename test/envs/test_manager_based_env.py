@@ -56,8 +56,8 @@ def test_reset_events_sample_in_range_and_keep_other_envs():
             env.step(torch.full((16, 1), 0.5, device=TEST_DEVICE))
         before_pos, before_vel = robot.data.joint_pos.torch.clone(), robot.data.joint_vel.torch.clone()
         mask = torch.tensor([True] * 12 + [False] * 4, device=TEST_DEVICE)
-        env._reset_mask.copy_(mask)
-        env._reset_masked(env._reset_mask)
+        env._reset_mask.copy_(mask)  # private: drives the mask reset under test
+        env._reset_masked(env._reset_mask)  # private: drives the mask reset under test
         pos, vel = robot.data.joint_pos.torch, robot.data.joint_vel.torch
         assert torch.equal(pos[~mask], before_pos[~mask]) and torch.equal(vel[~mask], before_vel[~mask])
         assert (env.episode_length_buf[mask] == 0).all() and (env.episode_length_buf[~mask] == 3).all()

@@ -89,8 +89,8 @@ def test_reset_logs_the_episode_metrics_as_core_does(steps):
     """Resetting envs 0, 2 and 3 logs core's means of their tracking errors and success, and clears their sums."""
     core, form = _pair()
     for _ in range(steps):
-        core._update_metrics()
-        form.term._update_metrics()
+        core._update_metrics()  # private: the command metrics hook under test
+        form.term._update_metrics()  # private: the command metrics hook under test
     env_ids = torch.tensor([0, 2, 3], device=TEST_DEVICE)
     mask = torch.zeros(NUM_ENVS, dtype=torch.bool, device=TEST_DEVICE)
     mask[env_ids] = True
@@ -98,6 +98,7 @@ def test_reset_logs_the_episode_metrics_as_core_does(steps):
     form.reset(mask)
     for name, value in logged.items():
         torch.testing.assert_close(form.log[name], value, msg=name)
+    # private: the core term's env, no public read
     torch.testing.assert_close(form.env_log["Metrics/success_rate"], core._env.extras["log"]["Metrics/success_rate"])
     for name in ("_error_xy_sum", "_error_yaw_sum", "_step_count", "command_counter"):
         torch.testing.assert_close(getattr(form.term, name), getattr(core, name), msg=name)
@@ -106,7 +107,7 @@ def test_reset_logs_the_episode_metrics_as_core_does(steps):
 def test_reset_without_envs_keeps_the_last_log():
     """A reset of no env leaves the logged means as they were (core logs nothing on such steps)."""
     _, form = _pair()
-    form.term._update_metrics()
+    form.term._update_metrics()  # private: the command metrics hook under test
     form.reset(torch.tensor([True] * NUM_ENVS, device=TEST_DEVICE))
     logged = {name: value.clone() for name, value in form.log.items()}
     form.reset(torch.zeros(NUM_ENVS, dtype=torch.bool, device=TEST_DEVICE))

@@ -190,8 +190,9 @@ def test_groups_sharing_an_entity_cfg_keep_ranges_of_their_own(env):
     env.__dict__.pop("_mask_event_joint_groups", None)
     for _ in range(2):
         run_reset_events_mask(env, MASK, terms)
-    groups = env._mask_event_joint_groups
+    groups = env._mask_event_joint_groups  # private: the joint groups under test
     assert len(groups) == 2
+    # private: the joint groups under test
     assert {group._ranges.key[0][1] for group in groups.values()} == {0.3, -0.2}, "each group kept its own ranges"
     default = env.scene["robot"].data.default_joint_pos.torch
     torch.testing.assert_close(_joint_state(env)[0][MASK, 0], default[MASK, 0] - 0.2, atol=1e-6, rtol=0.0)

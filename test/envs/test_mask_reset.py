@@ -24,10 +24,10 @@ def test_mask_reset_matches_index_reset(task):
             before = _snapshot(env)
             _mark_done(env)
             if path == "index":
-                ids = super(MaskResetMixin, env)._reset_envs_from_buffer()
+                ids = super(MaskResetMixin, env)._reset_envs_from_buffer()  # private: core's reset hook under test
                 assert ids.tolist() == [0, 1, 3]
             else:
-                assert env._reset_envs_from_buffer() is None
+                assert env._reset_envs_from_buffer() is None  # private: core's reset hook under test
             results.append((before, _snapshot(env)))
         finally:
             _close(env)
@@ -48,7 +48,7 @@ def test_mask_reset_samples_in_range_and_keeps_other_envs(task):
         before = _snapshot(env)
         mask = torch.tensor([True] * 6 + [False] * 2, device=TEST_DEVICE)
         env.reset_buf = mask.clone()
-        assert env._reset_envs_from_buffer() is None
+        assert env._reset_envs_from_buffer() is None  # private: core's reset hook under test
         after = _snapshot(env)
         robot, cfg = _robot(env), env.cfg
         for name in ("joint_pos", "joint_vel", "root_pose_w", "body_link_pose_w", "obs", "episode_length_buf"):
@@ -129,7 +129,7 @@ def test_final_obs_uses_core_index_reset():
         env.reset_time_outs[:] = torch.tensor([False, True, False, False], device=TEST_DEVICE)
         env.reset_terminated[:] = False
         env.reset_buf = env.reset_time_outs.clone()
-        ids = env._reset_envs_from_buffer()
+        ids = env._reset_envs_from_buffer()  # private: core's reset hook under test
         assert ids.tolist() == [1]
         assert env.extras["final_obs"]["policy"].shape == (4, 4)
     finally:
@@ -143,9 +143,9 @@ def test_cpu_resets_by_index_unless_opted_in():
     try:
         env.reset(seed=0)
         env.reset_buf = torch.tensor([False, False, True, False], device=TEST_DEVICE)
-        assert env._reset_envs_from_buffer().tolist() == [2]
+        assert env._reset_envs_from_buffer().tolist() == [2]  # private: core's reset hook under test
         env.mask_reset_on_cpu = True
-        assert env._reset_envs_from_buffer() is None
+        assert env._reset_envs_from_buffer() is None  # private: core's reset hook under test
     finally:
         _close(env)
 
@@ -192,9 +192,9 @@ def test_success_rate_is_mean_time_out_of_the_masked_envs(cartpole):
         env.reset_time_outs[:] = torch.rand(env.num_envs, generator=generator) < 0.5
         expected = env.reset_time_outs[mask].float().mean()
         if trial % 2:
-            env._reset_mask.copy_(mask)
-            mask = env._reset_mask
-        env._log_masked_success_rate(mask)
+            env._reset_mask.copy_(mask)  # private: drives the mask reset under test
+            mask = env._reset_mask  # private: drives the mask reset under test
+        env._log_masked_success_rate(mask)  # private: the success-rate log under test
         rate = env.extras["log"]["Metrics/success_rate"]
         assert rate.dim() == 0 and rate.dtype == torch.float32
         assert torch.equal(rate, expected), f"trial {trial}: {rate} != {expected}"
@@ -204,13 +204,15 @@ def test_success_rate_is_kept_when_no_env_resets(cartpole):
     """A mask without set envs leaves the last logged rate (and its tensor) as it was."""
     env = cartpole
     env.reset_time_outs[:] = torch.tensor([True, False, False, True, True, False], device=TEST_DEVICE)
+    # private: the success-rate log under test
     env._log_masked_success_rate(torch.tensor([True, True, False, True, False, False], device=TEST_DEVICE))
     rate = env.extras["log"]["Metrics/success_rate"]
     assert rate.item() == pytest.approx(2.0 / 3.0)
     env.reset_time_outs[:] = True
-    env._reset_mask.zero_()
-    env._log_masked_success_rate(env._reset_mask)
+    env._reset_mask.zero_()  # private: drives the mask reset under test
+    env._log_masked_success_rate(env._reset_mask)  # private: the success-rate log under test
     assert env.extras["log"]["Metrics/success_rate"] is rate
     assert rate.item() == pytest.approx(2.0 / 3.0)
+    # private: the success-rate log under test
     env._log_masked_success_rate(torch.tensor([False, False, False, False, False, True], device=TEST_DEVICE))
     assert rate.item() == 1.0

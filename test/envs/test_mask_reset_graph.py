@@ -24,11 +24,12 @@ def test_graph_reset_matches_index_reset(task):
             before = _snapshot(env)
             _mark_done(env)
             if path == "index":
-                super(MaskResetMixin, env)._reset_envs_from_buffer()
+                super(MaskResetMixin, env)._reset_envs_from_buffer()  # private: core's reset hook under test
             else:
                 # fixed sampling ranges make the reset idempotent: warm-up, record + replay, replay
                 for _ in range(3):
-                    assert env._reset_envs_from_buffer() is None
+                    assert env._reset_envs_from_buffer() is None  # private: core's reset hook under test
+                # private: the recorded reset graph under test
                 assert env._reset_graph is not None, "the third mask reset must replay a recorded graph"
             results.append((before, _snapshot(env)))
         finally:
@@ -48,13 +49,13 @@ def test_graph_reset_follows_the_mask_of_each_step(task):
         _drive(env, 4)
         env.reset_buf = torch.tensor([True, False] * 4, device=env.device)
         for _ in range(2):
-            env._reset_envs_from_buffer()
-        assert env._reset_graph is not None
+            env._reset_envs_from_buffer()  # private: core's reset hook under test
+        assert env._reset_graph is not None  # private: the recorded reset graph under test
         _drive(env, 3)
         before = _snapshot(env)
         mask = torch.tensor([False] * 5 + [True] * 3, device=env.device)
         env.reset_buf = mask.clone()
-        env._reset_envs_from_buffer()
+        env._reset_envs_from_buffer()  # private: core's reset hook under test
         after = _snapshot(env)
         for name in ("joint_pos", "joint_vel", "root_pose_w", "body_link_pose_w", "obs"):
             assert torch.equal(after[name][~mask], before[name][~mask]), f"{name} of a kept env changed"

@@ -31,7 +31,7 @@ def test_push_changes_exactly_the_due_envs(env):
     from isaaclab_contrib.envs.mask_intervals import apply_interval_events_mask
 
     robot = env.scene["robot"]
-    time_left = env.event_manager._interval_term_time_left[0]
+    time_left = env.event_manager._interval_term_time_left[0]  # private: core's interval timers, no public read
     time_left[:] = torch.tensor([0.01, 100.0, 0.01, 100.0], device=TEST_DEVICE)
     before = robot.data.root_vel_w.torch.clone()
     apply_interval_events_mask(env, env.step_dt)
@@ -51,8 +51,8 @@ def test_reset_places_the_masked_robots_around_their_origins(env):
     robot = env.scene["robot"]
     before = robot.data.root_pose_w.torch.clone()
     mask = torch.tensor([False, True, False, True], device=TEST_DEVICE)
-    env._reset_mask.copy_(mask)
-    env._reset_masked(env._reset_mask)
+    env._reset_mask.copy_(mask)  # private: drives the mask reset under test
+    env._reset_masked(env._reset_mask)  # private: drives the mask reset under test
     pose = robot.data.root_pose_w.torch
     assert torch.equal(pose[~mask], before[~mask])
     offset = pose[mask, :3] - env.scene.env_origins[mask] - robot.data.default_root_pose.torch[mask, :3]

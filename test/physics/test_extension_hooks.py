@@ -214,7 +214,7 @@ def test_xpbd_joint_coordinates_follow_the_bodies(make_sim):
     sim = make_sim(_HookedCfg(), dt=1.0 / 120.0)
     body = scenes.add_pendulum(NewtonManager.create_builder())
     sim.reset()
-    assert not NewtonManager._solver_writes_joint_coordinates()
+    assert not NewtonManager._solver_writes_joint_coordinates()  # private: the hook under test
     for _ in range(30):
         sim.step(render=False)
     state = NewtonManager.get_state_0()

@@ -89,6 +89,7 @@ def test_upper_node_capacity_bounds_the_sparse_grid(make_sim, upper_nodes, fits)
     if fits:
         sim.reset()
         sim.step(render=False)
+        # private: Newton's solver setting under test, no public read
         assert NewtonManager.get_solver()._sparse_rebuildable
         return
     with pytest.raises(RuntimeError, match="max_upper_node_count"):

@@ -135,7 +135,7 @@ def test_kamino_padmm_cfg_reaches_solver_config(make_sim):
     sim = make_sim(KaminoSolverCfg(dynamics_solver_cfg=padmm))
     scenes.add_dropped_box(NewtonManager.create_builder())
     sim.reset()
-    config = NewtonManager.get_solver()._config.padmm
+    config = NewtonManager.get_solver()._config.padmm  # private: Newton's solver setting under test, no public read
     assert config.primal_tolerance == pytest.approx(1.0e-5)
     assert config.rho_0 == pytest.approx(0.02)
     assert config.dual_tolerance == pytest.approx(1.0e-6)

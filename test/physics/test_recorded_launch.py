@@ -106,5 +106,5 @@ def test_cpu_graphs_off_records_launches_only():
     for _ in range(2):
         launches.launch(_axpy, (4,), (2.0, x, y, out))
     assert out.numpy().tolist() == [10.0, 12.0, 14.0, 16.0]
-    (entries,) = launches._launches.values()
+    (entries,) = launches._launches.values()  # private: the kind of recorded command under test
     assert [type(command) for command, _, _ in entries] == [wp.Launch]

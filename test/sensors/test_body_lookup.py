@@ -37,7 +37,7 @@ def ant_with_sensors():
 
 
 def _asset_bodies(robot) -> np.ndarray:
-    return robot._binding.body_indices.cpu().numpy()
+    return robot._binding.body_indices.cpu().numpy()  # private: the asset's rows in Newton's model, no public read
 
 
 def test_subtree_sensor_reads_the_asset_bodies_in_asset_order(ant_with_sensors):
@@ -45,7 +45,7 @@ def test_subtree_sensor_reads_the_asset_bodies_in_asset_order(ant_with_sensors):
     scene = ant_with_sensors
     robot, wrench = scene["robot"], scene["wrench"]
     assert wrench.body_names == robot.body_names
-    np.testing.assert_array_equal(wrench._bodies.numpy(), _asset_bodies(robot))
+    np.testing.assert_array_equal(wrench._bodies.numpy(), _asset_bodies(robot))  # private: the body lookup under test
 
 
 def test_contact_sensor_feet_are_the_asset_feet(ant_with_sensors):
@@ -55,6 +55,7 @@ def test_contact_sensor_feet_are_the_asset_feet(ant_with_sensors):
     ids, names = robot.find_bodies(".*_foot")
     assert len(ids) == 4
     assert feet.body_names == names
+    # private: the body lookup under test
     np.testing.assert_array_equal(feet._bodies.numpy(), _asset_bodies(robot)[:, ids])
 
 
@@ -63,4 +64,5 @@ def test_imu_body_is_the_asset_torso(ant_with_sensors):
     scene = ant_with_sensors
     robot, imu = scene["robot"], scene["imu"]
     ids, _ = robot.find_bodies("torso")
+    # private: the body lookup under test
     np.testing.assert_array_equal(imu._bodies.numpy(), _asset_bodies(robot)[:, ids[0]])

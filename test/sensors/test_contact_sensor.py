@@ -89,10 +89,12 @@ def test_reset_clears_contact_data(make_sim):
     sensor = _sensor(history_length=2, track_air_time=True)
     sim.reset()
     _settle(sim, sensor, steps=60)
-    data = sensor._data
+    data = sensor._data  # private: raw buffers: .data would refresh the reset env
+    # private: raw buffers: .data would refresh the reset env
     before = [array.numpy().copy() for array in (data._net[0], data._net_hist[0], data._times[2])]
     assert all(np.abs(values[1]).max() > 0.0 for values in before), "env 1 must have contact data to clear"
     sensor.reset(env_ids=[1])
+    # private: raw buffers: .data would refresh the reset env
     for before_values, after_values in zip(before, (data._net[0], data._net_hist[0], data._times[2]), strict=True):
         after_values = after_values.numpy()
         assert np.abs(after_values[1]).max() == 0.0

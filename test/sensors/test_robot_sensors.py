@@ -75,7 +75,7 @@ def test_contact_data_cleared_on_env_reset(standing_ants):
     """scene.reset(env_ids) clears that environment's foot forces."""
     scene, *_ = standing_ants
     scene["feet"].reset(env_ids=[2])
-    forces = scene["feet"]._data._net[0].numpy()
+    forces = scene["feet"]._data._net[0].numpy()  # private: raw buffers: .data would refresh the reset env
     assert np.abs(forces[2]).max() == 0.0 and np.abs(forces[0]).max() > 0.0
     assert torch.isfinite(scene["robot"].data.joint_pos.torch).all()
 

@@ -64,7 +64,7 @@ POLE_VEL = [-1.0, 0.5, 2.5, -3.0, 0.0, 6.0]
 
 
 def _upstream_dones(env) -> tuple[torch.Tensor, torch.Tensor]:
-    terminated, time_out = _upstream().CartpoleEnv._get_dones(env)
+    terminated, time_out = _upstream().CartpoleEnv._get_dones(env)  # private: the dones hook under test
     return terminated.clone(), time_out.clone()
 
 
@@ -73,7 +73,7 @@ def test_dones_match_upstream_out_of_bounds_and_time_out(env):
     _write_joints(env, CART_POS, POLE_POS, CART_VEL, POLE_VEL)
     limit = env.max_episode_length
     env.episode_length_buf[:] = torch.tensor([0, limit - 1, limit, limit + 3, 5, limit], device=TEST_DEVICE)
-    terminated, time_out = env._get_dones()
+    terminated, time_out = env._get_dones()  # private: the dones hook under test
     expected = _upstream_dones(env)
     assert torch.equal(terminated, expected[0]) and torch.equal(time_out, expected[1])
     assert terminated.tolist() == [False, True, True, False, False, False]
@@ -84,8 +84,8 @@ def test_rewards_match_upstream_with_terminated_envs(env):
     """Rewards equal upstream's ``compute_rewards`` with wrapped pole angles and some envs terminated."""
     _write_joints(env, CART_POS, POLE_POS, CART_VEL, POLE_VEL)
     env.reset_terminated[:] = torch.tensor([False, True, True, False, True, False], device=TEST_DEVICE)
-    reward = env._get_rewards()
-    expected = _upstream().CartpoleEnv._get_rewards(env)
+    reward = env._get_rewards()  # private: the reward hook under test
+    expected = _upstream().CartpoleEnv._get_rewards(env)  # private: the reward hook under test
     torch.testing.assert_close(reward, expected, rtol=1e-6, atol=1e-7)
 
 
@@ -98,9 +98,9 @@ def test_observations_match_upstream(env):
     try:
         for offset, tensor in zip((0.25, -0.5), defaults, strict=True):
             tensor += offset * torch.arange(1, tensor.shape[1] + 1, device=TEST_DEVICE)
-        obs = env._get_observations()["policy"]
+        obs = env._get_observations()["policy"]  # private: the observation hook under test
         env.joint_pos, env.joint_vel = data.joint_pos.torch, data.joint_vel.torch
-        expected = _upstream().CartpoleEnv._get_observations(env)["policy"]
+        expected = _upstream().CartpoleEnv._get_observations(env)["policy"]  # private: the observation hook under test
     finally:
         for tensor, value in zip(defaults, saved, strict=True):
             tensor.copy_(value)
@@ -116,12 +116,14 @@ def test_cfg_fields_are_read_at_each_call(env):
     names = [f"rew_scale_{term}" for term in ("alive", "terminated", "pole_pos", "cart_vel", "pole_vel")]
     saved = {name: getattr(cfg, name) for name in (*names, "max_cart_pos", "episode_length_s")}
     try:
-        first = env._get_rewards()
-        assert not env._get_dones()[1].any()
+        first = env._get_rewards()  # private: the reward hook under test
+        assert not env._get_dones()[1].any()  # private: the dones hook under test
         for name in saved:
             setattr(cfg, name, saved[name] * 0.5 + (0.25 if name.startswith("rew") else 0.0))
-        reward = env._get_rewards()
+        reward = env._get_rewards()  # private: the reward hook under test
+        # private: the reward hook under test
         torch.testing.assert_close(reward, _upstream().CartpoleEnv._get_rewards(env), rtol=1e-6, atol=1e-7)
+        # private: the dones hook under test
         terminated, time_out = env._get_dones()  # writes core's reset_terminated / reset_time_outs
         expected = _upstream_dones(env)
         assert torch.equal(terminated, expected[0]) and torch.equal(time_out, expected[1])
@@ -196,7 +198,7 @@ def test_masked_reset_state_is_upstream_formula_on_the_same_draw(env):
         cfg.initial_cart_position_range = (-6.0, 6.0)  # [m] past the rail's soft limits: the position clamp acts
         cfg.initial_cart_velocity_range = (0.1, 0.9)
         torch.manual_seed(11)
-        env._write_masked_sim_state(mask)
+        env._write_masked_sim_state(mask)  # private: the mask reset hook under test
         torch.manual_seed(11)
         uniform = torch.rand((2, env.num_envs, robot.num_joints), device=TEST_DEVICE)
         cart, pole = _cart_and_pole(env)
@@ -223,4 +225,4 @@ def test_masked_reset_state_is_upstream_formula_on_the_same_draw(env):
     assert (vel[mask, cart] == 0.4).any()
     root_pose = data.default_root_pose.torch.clone()
     root_pose[:, :3] += env.scene.env_origins
-    assert torch.equal(env._reset_state.root_pose, root_pose)
+    assert torch.equal(env._reset_state.root_pose, root_pose)  # private: the reset sampler under test

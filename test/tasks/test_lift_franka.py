@@ -74,6 +74,7 @@ def _lift_snapshot(env) -> dict:
 
     state = NewtonManager.get_state_0()
     snap = {name: wp.to_torch(getattr(state, name)) for name in ("joint_q", "joint_qd", "particle_q", "particle_qd")}
+    # private: the task's reset buffers under test
     snap |= {"targets": env._targets, "actions": env._actions, "episode_length_buf": env.episode_length_buf}
     return {name: value.clone() for name, value in snap.items()}
 
@@ -102,9 +103,10 @@ def test_mask_reset_matches_index_reset(task):
             before = _lift_snapshot(env)
             env.reset_buf = torch.tensor([True, False, True, False], device=TEST_DEVICE)
             if path == "index":
+                # private: core's reset hook under test
                 assert super(MaskResetMixin, env)._reset_envs_from_buffer().tolist() == [0, 2]
             else:
-                assert env._reset_envs_from_buffer() is None
+                assert env._reset_envs_from_buffer() is None  # private: core's reset hook under test
             results.append((before, _lift_snapshot(env)))
         finally:
             env.close()

@@ -92,7 +92,7 @@ def _upstream_derived(env, potentials: torch.Tensor) -> dict[str, torch.Tensor]:
     kept = {name: getattr(env, name) for name in _derived_names()}
     try:
         env.potentials = potentials.clone()
-        _upstream()._compute_intermediate_values(env)
+        _upstream()._compute_intermediate_values(env)  # private: the derived-state hook under test
         return _derived(env)
     finally:
         for name, value in kept.items():
@@ -118,7 +118,7 @@ def test_derived_state_matches_upstream(env):
         for seed in range(3):
             _write_random_state(env, seed)
             potentials = env.potentials.clone()
-            env._compute_intermediate_values()
+            env._compute_intermediate_values()  # private: the derived-state hook under test
             ours = _derived(env)
             _assert_derived_close(ours, _upstream_derived(env, potentials))
             assert torch.equal(ours["prev_potentials"], potentials)
@@ -203,12 +203,12 @@ def test_dones_match_upstream_termination_height_and_time_out(env):
     saved = env.cfg.termination_height
     try:
         env.cfg.termination_height = float(height.median())
-        died, time_out = env._get_dones()
+        died, time_out = env._get_dones()  # private: the dones hook under test
         assert torch.equal(died, height < env.cfg.termination_height) and died.any() and not died.all()
         assert time_out.tolist() == [False, False, True, True, False, True, False, False]
         potentials = env.prev_potentials.clone()
         ours = _derived(env)
-        theirs = _upstream()._get_dones(env)
+        theirs = _upstream()._get_dones(env)  # private: the dones hook under test
         assert torch.equal(died, theirs[0]) and torch.equal(time_out, theirs[1])
     finally:
         env.cfg.termination_height = saved
@@ -219,11 +219,11 @@ def test_efforts_match_upstream(env):
     """Joint effort targets are upstream's ``action_scale * gear * clamp(action, -1, 1)`` [N m], actions kept."""
     actions = _uniform(torch.Generator().manual_seed(4), -2.0, 2.0, *env.actions.shape)
     effort = env.robot.actuators.target_command.effort.torch
-    env._pre_physics_step(actions)
+    env._pre_physics_step(actions)  # private: the action hook under test
     ours, kept = effort.clone(), env.actions.clone()
     buffer = env.actions
     try:
-        _upstream()._pre_physics_step(env, actions)
+        _upstream()._pre_physics_step(env, actions)  # private: the action hook under test
     finally:
         env.actions = buffer
     assert torch.equal(ours, effort) and torch.equal(kept, actions)
@@ -233,8 +233,9 @@ def test_efforts_match_upstream(env):
 def test_rewards_match_upstream_with_terminated_envs(env):
     """Rewards equal upstream's ``compute_rewards``: progress, upright, heading, costs, joint limits, death."""
     _write_random_state(env, 5)
-    env._compute_intermediate_values()
-    reward = env._get_rewards()
+    env._compute_intermediate_values()  # private: the derived-state hook under test
+    reward = env._get_rewards()  # private: the reward hook under test
+    # private: the reward hook under test
     torch.testing.assert_close(reward, _upstream()._get_rewards(env), rtol=1e-6, atol=1e-6)
     assert env.reset_terminated.any() and (~env.reset_terminated).any()
 
@@ -242,16 +243,17 @@ def test_rewards_match_upstream_with_terminated_envs(env):
 def test_observations_match_upstream(env):
     """The policy observation equals upstream's (wrapped angles, scaled joints, feet wrenches, actions)."""
     _write_random_state(env, 6)
-    env._compute_intermediate_values()
-    obs = env._get_observations()["policy"]
+    env._compute_intermediate_values()  # private: the derived-state hook under test
+    obs = env._get_observations()["policy"]  # private: the observation hook under test
     assert obs.shape == (env.num_envs, env.cfg.observation_space)
+    # private: the observation hook under test
     torch.testing.assert_close(obs, _upstream()._get_observations(env)["policy"], **ANGLE_TOL)
 
 
 def test_cfg_fields_are_read_at_each_call(env):
     """Changed reward weights, observation scales and action scale take effect on the next call, as upstream's."""
     _write_random_state(env, 7)
-    env._compute_intermediate_values()
+    env._compute_intermediate_values()  # private: the derived-state hook under test
     cfg = env.cfg
     names = (
         "up_weight", "heading_weight", "actions_cost_scale", "energy_cost_scale", "joint_pos_limits_cost_scale",
@@ -260,16 +262,19 @@ def test_cfg_fields_are_read_at_each_call(env):
     )  # fmt: skip
     saved = {name: getattr(cfg, name) for name in names}
     saved_scale = env.action_scale
+    # private: the reward hook under test
     first_reward, first_obs = env._get_rewards(), env._get_observations()["policy"]
     try:
         for name in names:
             setattr(cfg, name, saved[name] * 0.5 if name == "joint_pos_limits_threshold" else saved[name] * 1.5 + 0.1)
         env.action_scale = 0.5 * saved_scale
-        reward, obs = env._get_rewards(), env._get_observations()["policy"]
+        reward, obs = env._get_rewards(), env._get_observations()["policy"]  # private: the reward hook under test
+        # private: the reward hook under test
         torch.testing.assert_close(reward, _upstream()._get_rewards(env), rtol=1e-6, atol=1e-6)
+        # private: the observation hook under test
         torch.testing.assert_close(obs, _upstream()._get_observations(env)["policy"], **ANGLE_TOL)
         actions = env.actions.clone()
-        env._pre_physics_step(actions)
+        env._pre_physics_step(actions)  # private: the action hook under test
         effort = env.robot.actuators.target_command.effort.torch
         torch.testing.assert_close(effort, 0.5 * saved_scale * env.joint_gears * actions.clamp(-1.0, 1.0))
     finally:
@@ -307,13 +312,13 @@ def test_returned_obs_and_reward_are_kept_across_the_next_step(env):
 
 def _torch_reset_masked_task(env, mask: torch.Tensor) -> None:
     """The mask reset's task part in torch, with upstream's ``_compute_intermediate_values`` (the reference)."""
-    env._log_masked_success_rate(mask)
+    env._log_masked_success_rate(mask)  # private: the success-rate log under test
     env.actions.masked_fill_(mask[:, None], 0.0)
     to_target = env.targets - (env.robot.data.default_root_pose.torch[:, :3] + env.scene.env_origins)
     to_target[:, 2] = 0.0
     fresh = -torch.linalg.norm(to_target, ord=2, dim=-1) / env.step_dt
     env.potentials = torch.where(mask, fresh, env.potentials)
-    _upstream()._compute_intermediate_values(env)
+    _upstream()._compute_intermediate_values(env)  # private: the derived-state hook under test
 
 
 def test_task_reset_matches_the_torch_reference(env):
@@ -324,7 +329,7 @@ def test_task_reset_matches_the_torch_reference(env):
     ):
         _write_random_state(env, seed)
         actions, potentials = env.actions.clone(), env.potentials.clone()
-        env._reset_masked_task(mask.clone())  # a new mask tensor on each call
+        env._reset_masked_task(mask.clone())  # private: the mask reset hook under test; a new mask tensor on each call
         ours = _derived(env) | {"actions": env.actions.clone()}
         kept = {name: getattr(env, name) for name in (*_derived_names(), "actions")}
         try:

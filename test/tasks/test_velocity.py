@@ -50,6 +50,7 @@ def test_random_actions_stay_finite(task):
             resets += terminated | time_out
         assert base.common_step_counter == STEPS
         assert (resets >= STEPS // EPISODE_STEPS - 1).all(), "every env must end episodes and reset by mask"
+        # private: core's interval timers, no public read
         push_time_left = base.event_manager._interval_term_time_left[0]
         assert (push_time_left <= PUSH_INTERVAL_S[1]).all(), "every env's push timer must have run out and restarted"
     finally:

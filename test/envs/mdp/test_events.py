@@ -121,7 +121,7 @@ def test_collider_offsets_write_margin_and_gap(cubes):
     model = NewtonManager.get_model()
     before_margin, before_gap = wp.to_torch(model.shape_margin).clone(), wp.to_torch(model.shape_gap).clone()
     term(env, torch.tensor([2], device=TEST_DEVICE), **params)
-    shapes = term._impl._shapes.shapes
+    shapes = term._impl._shapes.shapes  # private: the sampler's shapes under test
     margin, gap = wp.to_torch(model.shape_margin), wp.to_torch(model.shape_gap)
     assert margin[shapes[2]].tolist() == pytest.approx([0.002])
     assert gap[shapes[2]].tolist() == pytest.approx([0.008])
