@@ -9,7 +9,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("isaaclab_newton", "isaaclab_contrib")
-PHYSICS_MAY_NOT_IMPORT = ("cloner", "assets", "sensors", "envs", "renderers", "controllers", "sim")
 
 
 def _module_name(path: Path) -> str:
@@ -109,38 +108,68 @@ def test_backend_never_imports_contrib():
     assert not {m: d for m, d in upward.items() if m.startswith("isaaclab_newton") and d}
 
 
-@pytest.mark.parametrize("layer", PHYSICS_MAY_NOT_IMPORT)
-def test_physics_imports_no_layer_above(layer):
-    """isaaclab_newton.physics imports nothing of the layers built on it."""
-    graph = _graph()
-    above = f"isaaclab_newton.{layer}"
-    offending = {
-        m: sorted(d for d in deps if d == above or d.startswith(above + "."))
-        for m, deps in graph.items()
-        if m.startswith("isaaclab_newton.physics")
-    }
-    assert not {m: d for m, d in offending.items() if d}
+LAYERS = {
+    "isaaclab_newton": (
+        ("envs",),
+        ("assets", "cloner", "controllers", "renderers", "sensors", "terrains"),
+        ("sim",),
+        ("physics",),
+    ),
+    "isaaclab_contrib": (
+        ("app",),
+        ("upstream",),
+        ("tasks",),
+        ("envs", "mdp", "coupling", "custom_coupling"),
+        ("assets", "controllers", "sensors"),
+        ("actuators", "asset_cache"),
+    ),
+}
+"""Each package's subpackages by layer, top first: a module imports its own layer and those below, never one above.
+
+isaaclab_newton: envs build on the scene pieces (assets, sensors, ...), which build on sim (spawners, the
+simulation context), which builds on physics (the Newton manager). isaaclab_contrib (all of it above
+isaaclab_newton): app runs tasks of both registries, upstream adapts isaaclab_tasks (reusing our tasks' pieces),
+tasks are ours, built on the env machinery and the scene pieces, which use actuators and the asset cache."""
+
+UPWARD_ALLOWED = {("isaaclab_contrib.tasks", "isaaclab_contrib.upstream.modules")}
+"""(importing subpackage, imported module) pairs allowed to point up: ``upstream.modules`` loads isaaclab_tasks
+files for our tasks and imports nothing of ours (:func:`test_upstream_modules_imports_nothing_of_ours`)."""
 
 
-CONTRIB_LAYERS = ("app", "upstream", "tasks", "envs")
-"""isaaclab_contrib's layers that build on each other, top first: app runs tasks of both registries, upstream
-adapts isaaclab_tasks (reusing our tasks' pieces), tasks are ours, envs is the machinery every task uses."""
+def _layer_of(module: str) -> tuple[str, int] | None:
+    """``(subpackage, layer index)`` of ``module`` (0 = top), or ``None`` for a package root."""
+    package, _, rest = module.partition(".")
+    sub = rest.partition(".")[0]
+    for index, names in enumerate(LAYERS.get(package, ())):
+        if sub in names:
+            return f"{package}.{sub}", index
+    return None
 
 
-@pytest.mark.parametrize("layer", CONTRIB_LAYERS[1:])
-def test_contrib_layer_imports_no_layer_above(layer):
-    """A layer of isaaclab_contrib imports nothing of the layers above it (tasks: upstream.modules only)."""
-    graph = _graph()
-    above = CONTRIB_LAYERS[: CONTRIB_LAYERS.index(layer)]
-    allowed = {"isaaclab_contrib.upstream.modules"} if layer == "tasks" else set()
-    offending = {
-        m: sorted(
-            d
-            for d in deps
-            if d not in allowed
-            and any(d == f"isaaclab_contrib.{a}" or d.startswith(f"isaaclab_contrib.{a}.") for a in above)
-        )
-        for m, deps in graph.items()
-        if m.startswith(f"isaaclab_contrib.{layer}")
-    }
-    assert not {m: d for m, d in offending.items() if d}
+def test_every_subpackage_has_a_layer():
+    """Every subpackage of isaaclab_newton and isaaclab_contrib is placed in LAYERS (a new one must be placed)."""
+    unplaced = {m for m in _graph() if m.count(".") >= 1 and _layer_of(m) is None}
+    assert not unplaced, f"not in LAYERS: {sorted(unplaced)}"
+
+
+@pytest.mark.parametrize("package", sorted(LAYERS))
+def test_no_module_imports_a_layer_above_its_own(package):
+    """No module of ``package`` imports a subpackage of a layer above its own (see LAYERS)."""
+    offending = {}
+    for module, deps in _graph().items():
+        if not module.startswith(package + "."):
+            continue
+        sub, layer = _layer_of(module)
+        for dep in deps:
+            placed = _layer_of(dep)
+            if placed is None or not dep.startswith(package + "."):
+                continue
+            if placed[1] < layer and (sub, dep) not in UPWARD_ALLOWED:
+                offending.setdefault(module, []).append(dep)
+    assert not offending, f"imports from a layer above: {offending}"
+
+
+def test_upstream_modules_imports_nothing_of_ours():
+    """isaaclab_contrib.upstream.modules, which our tasks may import, imports no module of ours."""
+    deps = _graph()["isaaclab_contrib.upstream.modules"]
+    assert not {d for d in deps if d.startswith(("isaaclab_contrib", "isaaclab_newton"))}
