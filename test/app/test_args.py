@@ -43,6 +43,12 @@ SWEEP_SCRIPTS = [
     )
 ] + [SCRIPTS / "tools" / "rollout_record.py"]
 """Scripts built on the sweep parser (``--tasks``, one or more ``--num_envs``)."""
+DEVICE_SCRIPTS = {
+    SCRIPTS / "benchmarks" / "benchmark_coupling.py": "--num_worlds",
+    SCRIPTS / "benchmarks" / "benchmark_observables.py": "--num_worlds",
+    SCRIPTS / "benchmarks" / "check_multirotor_sync_free.py": "--num_envs",
+}
+"""Scripts built on the device parser alone (raw Newton, no task), with their count flag."""
 SHARED_FLAGS = {
     **dict.fromkeys(TASK_SCRIPTS, ("--task", "--solver")),
     **dict.fromkeys(SWEEP_SCRIPTS, ("--tasks", "--solver")),
@@ -133,10 +139,34 @@ def test_sweeps_refuse_bad_tasks_and_counts_by_name(script, argv, message):
     assert result.returncode != 0 and message in result.stderr, result.stderr[-2000:]
 
 
-def test_missing_checkpoint_is_refused_before_anything_heavy_loads():
-    """play.py with a checkpoint that does not exist says so within 2 s."""
-    result = _answer(PLAY, "--task", "Isaac-Cartpole-Direct-v0", "--checkpoint", "/nonexistent/model_3.pt")
-    assert result.returncode != 0 and "no such file" in result.stderr
+def test_every_script_is_in_one_family():
+    """Every script is a task, sweep or device script, or names its own bad argument, so the tests above reach it."""
+    families = {*TASK_SCRIPTS, *SWEEP_SCRIPTS, *DEVICE_SCRIPTS}
+    assert not [p.name for p in ALL_SCRIPTS if p not in families and p.name not in OWN_BAD_ARGUMENT]
+
+
+@pytest.mark.parametrize("script", sorted(DEVICE_SCRIPTS), ids=lambda p: p.name)
+@pytest.mark.parametrize("count", ["0", "-3"])
+def test_device_scripts_refuse_counts_below_one(script, count):
+    """The raw Newton benchmarks refuse a world or env count below 1 by name, within 2 s."""
+    result = _answer(script, DEVICE_SCRIPTS[script], count)
+    assert result.returncode != 0 and f"must be at least 1, got {count}" in result.stderr, result.stderr[-2000:]
+
+
+@pytest.mark.parametrize(
+    ("script", "argv"),
+    [
+        (PLAY, ["--checkpoint", "/nonexistent/model_3.pt"]),
+        (TRAIN, ["--resume", "--checkpoint", "/nonexistent/model_3.pt"]),
+        (SCRIPTS / "tools" / "measure_locomotion.py", ["--policy", "/nonexistent/policy.pt"]),
+        (SCRIPTS / "tools" / "measure_velocity_tracking.py", ["--policy", "/nonexistent/policy.pt"]),
+    ],
+    ids=["play", "train-resume", "measure_locomotion", "measure_velocity_tracking"],
+)
+def test_missing_checkpoint_is_refused_before_anything_heavy_loads(script, argv):
+    """A checkpoint or policy file that does not exist is refused by its path within 2 s."""
+    result = _answer(script, "--task", "Isaac-Cartpole-Direct-v0", *argv)
+    assert result.returncode != 0 and "no such file" in result.stderr and "/nonexistent/" in result.stderr
 
 
 def test_play_latest_without_any_run_is_refused_early(tmp_path):
