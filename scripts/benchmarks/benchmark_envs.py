@@ -107,7 +107,7 @@ def time_env(task: str, num_envs: int, args: argparse.Namespace, result: Result)
     from isaaclab_newton.physics import NewtonManager
 
     result.env_graph = NewtonManager.uses_graph()
-    result.env_step_graph = getattr(unwrapped, "_step_graph", None) is not None
+    result.env_step_graph = getattr(unwrapped, "step_graph_recorded", False)
     return env
 
 
