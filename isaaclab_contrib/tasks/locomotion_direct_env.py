@@ -89,9 +89,9 @@ class LocomotionMaskResetEnv(TaskTermsMixin, GraphStepMixin, _upstream.Locomotio
         self._term_derived["potentials"].copy_(self.potentials)
         self._term_derived["prev_potentials"].copy_(self.prev_potentials)
         self._term_derived_wp = DerivedState()  # persistent buffers: one struct for every launch
-        self._term_inputs: tuple[tuple[wp.array, ...], StateInputs] | None = None
         for name, buffer in self._term_derived.items():
             setattr(self._term_derived_wp, name, wp.from_torch(buffer))
+        self._term_inputs: tuple[tuple[wp.array, ...], StateInputs] | None = None  # see _term_state_inputs
         self._term_actions = torch.zeros((n, num_actions), dtype=torch.float32, device=device)
         self._term_actions.copy_(self.actions)
         self._term_efforts = torch.zeros((n, num_actions), dtype=torch.float32, device=device)
