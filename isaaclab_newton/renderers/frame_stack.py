@@ -22,7 +22,8 @@ import warp as wp
 
 _COLOR, _DEPTH, _NORMALS = 0, 1, 2
 _DEPTH_LIKE = ("depth", "distance_to_image_plane", "distance_to_camera")
-_COLOR_LIKE = ("rgb", "rgba", "albedo")
+_COLOR_CHANNELS = {"rgb": 3, "albedo": 3, "rgba": 4, "semantic_segmentation": 4}
+"""Channels normalized per colour data type: upstream's camera envs drop albedo's alpha; segmentation is colorized."""
 
 
 @wp.func
@@ -133,9 +134,9 @@ class NewtonCameraFrameStack:
         num_envs: Number of environments (images per frame).
         height: Image height [px].
         width: Image width [px].
-        data_type: Camera data type: ``rgb``, ``rgba`` or ``albedo`` (uint8, normalized by the per-image channel
-            mean; ``rgba`` and ``albedo`` keep their first three channels), ``depth``, ``distance_to_image_plane``
-            or ``distance_to_camera`` (float32 [m]), or ``normals`` (float32).
+        data_type: Camera data type: ``rgb``, ``albedo`` (its first three channels), ``rgba`` or colorized
+            ``semantic_segmentation`` (uint8, normalized by the per-image channel mean), ``depth``,
+            ``distance_to_image_plane`` or ``distance_to_camera`` (float32 [m]), or ``normals`` (float32).
         device: Device of the buffers and kernels.
         frames: Number of frames stacked (``K``), oldest first.
         channel_first: Lay the observation out as (num_envs, K * C, height, width) instead of
@@ -158,8 +159,8 @@ class NewtonCameraFrameStack:
     ):
         if frames < 1:
             raise ValueError(f"NewtonCameraFrameStack: frames must be at least 1, got {frames}.")
-        if data_type in _COLOR_LIKE:
-            self._mode, channels = _COLOR, 3
+        if data_type in _COLOR_CHANNELS:
+            self._mode, channels = _COLOR, _COLOR_CHANNELS[data_type]
         elif data_type in _DEPTH_LIKE:
             self._mode, channels = _DEPTH, 1
         elif data_type == "normals":
@@ -167,7 +168,7 @@ class NewtonCameraFrameStack:
         else:
             raise ValueError(
                 f"NewtonCameraFrameStack: data type {data_type!r} is not supported; use one of"
-                f" {[*_COLOR_LIKE, *_DEPTH_LIKE, 'normals']} or isaaclab.utils.images.CameraFrameStack."
+                f" {[*_COLOR_CHANNELS, *_DEPTH_LIKE, 'normals']} or isaaclab.utils.images.CameraFrameStack."
             )
         self.data_type = data_type
         self.frames = frames

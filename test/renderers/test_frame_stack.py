@@ -19,7 +19,7 @@ def _frames(data_type: str, count: int) -> list[torch.Tensor]:
     generator = torch.Generator().manual_seed(7)
     frames = []
     for _ in range(count):
-        if data_type in ("rgb", "albedo"):
+        if data_type in ("rgb", "albedo", "rgba", "semantic_segmentation"):
             image = torch.randint(0, 256, (NUM_ENVS, HEIGHT, WIDTH, 4), generator=generator, dtype=torch.uint8)
         elif data_type == "normals":
             image = torch.rand((NUM_ENVS, HEIGHT, WIDTH, 3), generator=generator) * 2.0 - 1.0
@@ -37,7 +37,7 @@ def _camera_view(data_type: str, image: torch.Tensor) -> torch.Tensor:
 
 
 @pytest.mark.parametrize("frames", [1, 2, 3])
-@pytest.mark.parametrize("data_type", ["rgb", "albedo", "depth", "normals"])
+@pytest.mark.parametrize("data_type", ["rgb", "albedo", "rgba", "semantic_segmentation", "depth", "normals"])
 def test_matches_isaaclab_frame_stack_bit_for_bit(data_type, frames):
     """Every step's observation equals upstream's CameraFrameStack + normalize_camera_image exactly, resets included."""
     upstream = CameraFrameStack(NUM_ENVS, TEST_DEVICE, frames, channel_first=True)
