@@ -78,10 +78,20 @@ def robot_sphere(model: newton.Model, world: int) -> tuple[int, np.ndarray, floa
     body_q = model.body_q.numpy()
     shape_body = model.shape_body.numpy()
     shapes = np.isin(shape_body, bodies) & ((model.shape_flags.numpy() & int(newton.ShapeFlags.SITE)) == 0)
-    parents = body_q[shape_body[shapes]]
-    shape_centres = parents[:, :3] + _rotate(parents[:, 3:], model.shape_transform.numpy()[shapes, :3])
-    points = np.concatenate([body_q[bodies, :3], shape_centres])
-    reach = np.concatenate([np.zeros(bodies.size), model.shape_collision_radius.numpy()[shapes]])
+    points, reach = [body_q[bodies, :3]], [np.zeros(bodies.size)]
+    shape_q, scales = model.shape_transform.numpy(), model.shape_scale.numpy()
+    radii = model.shape_collision_radius.numpy()
+    for s in np.flatnonzero(shapes):
+        parent = body_q[shape_body[s]]
+        source = model.shape_source[s]
+        if isinstance(source, newton.Mesh):  # the vertices bound a mesh more tightly than its radius
+            local = _rotate(shape_q[s, 3:], np.asarray(source.vertices) * scales[s]) + shape_q[s, :3]
+            points.append(parent[:3] + _rotate(parent[3:], local))
+            reach.append(np.zeros(len(local)))
+        else:
+            points.append((parent[:3] + _rotate(parent[3:], shape_q[s, :3]))[None])
+            reach.append(radii[s : s + 1])
+    points, reach = np.concatenate(points), np.concatenate(reach)
     centre = 0.5 * ((points - reach[:, None]).min(axis=0) + (points + reach[:, None]).max(axis=0))
     radius = float(np.max(np.linalg.norm(points - centre, axis=1) + reach))
     return int(bodies[0]), centre - body_q[bodies[0], :3], max(radius, 1.0e-3)
@@ -208,8 +218,8 @@ class FollowCamera:
 
 
 def _rotate(quats: np.ndarray, vectors: np.ndarray) -> np.ndarray:
-    """Rotate each vector (N, 3) by its unit quaternion (N, 4), stored (x, y, z, w)."""
-    q, w = quats[:, :3], quats[:, 3:]
+    """Rotate vectors (..., 3) by unit quaternions (..., 4) stored (x, y, z, w), broadcast against each other."""
+    q, w = quats[..., :3], quats[..., 3:]
     t = 2.0 * np.cross(q, vectors)
     return vectors + w * t + np.cross(q, t)
 
