@@ -65,13 +65,24 @@ def _push(
 
 @wp.kernel(enable_backward=False)
 def _channel_sums(images: wp.array4d(dtype=wp.uint8), sums: wp.array2d(dtype=wp.int32)):
-    """Add the values of one image row to ``sums[b, c]`` (zeroed before), for each channel c of ``sums``."""
+    """Add the values of one image row to ``sums[b, c]`` (zeroed before), for the 3 or 4 channels of ``sums``."""
     b, y = wp.tid()
-    for c in range(sums.shape[1]):
-        total = wp.int32(0)
-        for x in range(images.shape[2]):
-            total += wp.int32(images[b, y, x, c])
-        wp.atomic_add(sums, b, c, total)
+    four = sums.shape[1] == 4
+    r = wp.int32(0)
+    g = wp.int32(0)
+    bl = wp.int32(0)
+    a = wp.int32(0)
+    for x in range(images.shape[2]):
+        r += wp.int32(images[b, y, x, 0])
+        g += wp.int32(images[b, y, x, 1])
+        bl += wp.int32(images[b, y, x, 2])
+        if four:
+            a += wp.int32(images[b, y, x, 3])
+    wp.atomic_add(sums, b, 0, r)
+    wp.atomic_add(sums, b, 1, g)
+    wp.atomic_add(sums, b, 2, bl)
+    if four:
+        wp.atomic_add(sums, b, 3, a)
 
 
 @wp.kernel(enable_backward=False)
@@ -202,6 +213,9 @@ class NewtonCameraFrameStack:
     def push(self, images: torch.Tensor) -> torch.Tensor:
         """Normalize the newest camera frame into the stack and return :attr:`observation` (not a copy).
 
+        Warp launches and memsets only: a CUDA graph (Warp's or :class:`~isaaclab_newton.physics.graph.TorchWarpGraph`)
+        can record it.
+
         Args:
             images: The camera's output, (num_envs, height, width, channels): uint8 for colour (at least three
                 channels; may be a strided view such as the RGB channels of RGBA), float32 otherwise.
@@ -224,7 +238,7 @@ class NewtonCameraFrameStack:
         first = 1 if self.channel_first else 0
         if self._mode == _COLOR:
             src = wp.from_torch(images, dtype=wp.uint8)
-            self._sums.zero_()
+            self._wp_sums.zero_()
             wp.launch(_channel_sums, dim=(n, h), inputs=[src], outputs=[self._wp_sums], device=self.device)
             reciprocal = 1 if self.device.startswith("cuda") else 0
             inputs = [self._wp_sums, self._count_255, reciprocal]
@@ -236,5 +250,5 @@ class NewtonCameraFrameStack:
             src = wp.from_torch(images[..., : self.channels], dtype=wp.float32)
             inputs = [src, self._mode, self._wp_fresh, self.frames, first]
             wp.launch(_push_float, dim=(n, h, w), inputs=inputs, outputs=[self._wp_out], device=self.device)
-        self._fresh.zero_()
+        self._wp_fresh.zero_()
         return self.observation

@@ -6,7 +6,8 @@ import functools
 
 import pytest
 import torch
-from conftest import TEST_DEVICE
+import warp as wp
+from conftest import TEST_DEVICE, cuda_only
 from isaaclab.utils.images import CameraFrameStack, normalize_camera_image
 
 from isaaclab_newton.renderers.frame_stack import NewtonCameraFrameStack
@@ -86,3 +87,21 @@ def test_unsupported_data_type_is_refused():
     """A data type the kernels do not normalize is refused, naming the supported ones."""
     with pytest.raises(ValueError, match="'motion_vectors' is not supported"):
         NewtonCameraFrameStack(NUM_ENVS, HEIGHT, WIDTH, "motion_vectors", TEST_DEVICE)
+
+
+@cuda_only("records a CUDA graph")
+def test_push_replays_from_a_cuda_graph():
+    """A push recorded in a Warp CUDA graph and replayed on new frames gives upstream's eager observations."""
+    frames = _frames("rgb", 4)
+    upstream = CameraFrameStack(NUM_ENVS, TEST_DEVICE, 2, channel_first=True)
+    normalize = functools.partial(normalize_camera_image, data_type="rgb")
+    ours = NewtonCameraFrameStack(NUM_ENVS, HEIGHT, WIDTH, "rgb", TEST_DEVICE, frames=2)
+    camera = frames[0].clone()
+    ours.push(camera[..., :3])  # first push: kernels loaded
+    upstream(frames[0][..., :3], normalize)
+    with wp.ScopedCapture(device=TEST_DEVICE) as capture:
+        ours.push(camera[..., :3])
+    for image in frames[1:]:
+        camera.copy_(image)
+        wp.capture_launch(capture.graph)
+        assert torch.equal(ours.observation, upstream(image[..., :3], normalize))
