@@ -1,7 +1,8 @@
 """Rendered env-steps/s of upstream's cartpole camera tasks against their ceiling, in one process.
 
 For each camera task (``--tasks``), data type (``--data_types``: ``rgb`` is the default preset, ``depth`` and
-``albedo`` the presets of those names), square resolution (``--resolutions``) and environment count (``--num_envs``) the script times
+``albedo`` the presets of those names), square resolution (``--resolutions``) and environment count (``--num_envs``)
+the script times
 
 * ``env_steps_per_s``: ``env.step()`` with zero actions on the camera task (every step renders every env's tile);
 * ``raw_views_per_s``: Newton's ``SensorCamera`` alone, the camera's own sensor, views, rays, render settings and
