@@ -1,7 +1,8 @@
 """Rendered env-steps/s of upstream's cartpole camera tasks against their ceiling, in one process.
 
-For each camera task (``--tasks``), data type (``--data_types``: ``rgb`` is the default preset, ``depth`` the depth
-preset), square resolution (``--resolutions``) and environment count (``--num_envs``) the script times
+For each camera task (``--tasks``), data type (``--data_types``: ``rgb`` is the default preset, ``depth`` and
+``albedo`` the presets of those names), square resolution (``--resolutions``) and environment count (``--num_envs``)
+the script times
 
 * ``env_steps_per_s``: ``env.step()`` with zero actions on the camera task (every step renders every env's tile);
 * ``raw_views_per_s``: Newton's ``SensorCamera`` alone, the camera's own sensor, views, rays, render settings and
@@ -40,7 +41,8 @@ from isaaclab_contrib.app.args import parse_args, positive_int, sweep_parser
 from isaaclab_contrib.app.entry import run_script
 
 NO_CAMERA_TASK = {"Isaac-Cartpole-Camera-Direct": "Isaac-Cartpole-Direct", "Isaac-Cartpole-Camera": "Isaac-Cartpole"}
-PRESET = {"rgb": (), "depth": ("depth",)}
+PRESET = {"rgb": (), "depth": ("depth",), "albedo": ("albedo",)}
+"""Presets of the camera task per ``--data_types`` choice (Newton's renderer writes each of them)."""
 
 
 @dataclass

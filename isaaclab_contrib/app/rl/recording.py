@@ -145,7 +145,8 @@ class Mp4RolloutRecorder(RolloutRecorder):
         env: The gymnasium-wrapped Isaac Lab environment (on the Newton backend).
         folder: Where the clips are written (created if missing).
         tile: Width and height [px] of one env's tile (multiples of 16).
-        distance: Distance of the chase camera from each env's first body [m].
+        distance: Distance of the chase camera from each env's robot [m]; ``None`` frames the robot (its bounding
+            sphere spans 60 % of the tile height, see :class:`~isaaclab_newton.renderers.follow_camera.FollowCamera`).
         **kwargs: ``length``, ``interval``, ``num_worlds``, ``prefix`` of :class:`RolloutRecorder`.
 
     Raises:
@@ -154,7 +155,9 @@ class Mp4RolloutRecorder(RolloutRecorder):
 
     suffix = ".mp4"
 
-    def __init__(self, env: gym.Env, folder, *, tile: tuple[int, int] = (320, 240), distance: float = 4.0, **kwargs):
+    def __init__(
+        self, env: gym.Env, folder, *, tile: tuple[int, int] = (320, 240), distance: float | None = None, **kwargs
+    ):
         super().__init__(env, folder, **kwargs)
         if any(side < 16 or side % 16 for side in tile):
             raise ValueError(f"Mp4RolloutRecorder tile sides must be positive multiples of 16, got {tile}.")
