@@ -27,8 +27,11 @@ from __future__ import annotations
 
 import torch
 from isaaclab.envs import ManagerBasedRLEnv
+from isaaclab.envs.mdp.actions.binary_joint_actions import BinaryJointAction
 from isaaclab.envs.mdp.actions.joint_actions import JointAction
 from isaaclab.managers import ActionTerm
+
+from isaaclab_newton.envs.mdp.actions import NewtonInverseKinematicsAction
 
 from .episode_log import MaskedEpisodeLog
 from .graph_step import GraphStepMixin
@@ -39,8 +42,14 @@ from .mask_intervals import apply_interval_events_mask, event_terms_mask_reason,
 from .mask_reset import MaskResetMixin
 from .nonfinite import NonfiniteGuardMixin
 
-_MASK_SAFE_ACTION_RESETS = (ActionTerm.reset, JointAction.reset)
-"""Action term resets known to take a bool env mask (core's base term and joint actions fill by mask)."""
+_MASK_SAFE_ACTION_RESETS = (
+    ActionTerm.reset,
+    JointAction.reset,
+    BinaryJointAction.reset,
+    NewtonInverseKinematicsAction.reset,
+)
+"""Action term resets known to take a bool env mask (core's base term, joint and binary joint actions and the
+Newton IK action fill by mask: ``index_fill_`` takes a bool mask)."""
 
 
 class ManagerMaskResetMixin(MaskResetMixin):
