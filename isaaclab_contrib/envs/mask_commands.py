@@ -8,7 +8,8 @@ the masked envs; on steps where none reset they keep their last values, as core'
 
 A command term class has a mask form when :func:`command_mask_form` finds one: the class's own ``mask_form``
 attribute (a :class:`CommandMaskForm` subclass) or this module's form of a core term
-(:class:`~isaaclab.envs.mdp.UniformVelocityCommand`, :class:`~isaaclab.envs.mdp.UniformPoseCommand`). :class:`CommandMaskForm` serves everything core's base class
+(:class:`~isaaclab.envs.mdp.UniformVelocityCommand`, :class:`~isaaclab.envs.mdp.UniformPoseCommand`).
+:class:`CommandMaskForm` serves everything core's base class
 does (metrics, counters, resampling times); a form adds the term's own resampling in
 :meth:`CommandMaskForm.resample_command` and its episode bookkeeping in :meth:`CommandMaskForm.finish_episode`.
 """

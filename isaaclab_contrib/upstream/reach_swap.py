@@ -1,10 +1,10 @@
 """Upstream's own Franka reach config (``isaaclab_tasks.core.reach``) on the offline Panda.
 
 :func:`upstream_reach_module` loads upstream's ``FrankaReachEnvCfg`` by its file (without registering upstream's
-ids), :func:`resolve_reach_presets` resolves its presets on the ``newton_mjwarp`` physics; :func:`swap_reach_robot` changes only
-``scene.robot`` (to :data:`~isaaclab_contrib.tasks.manipulation.panda_cfg.PANDA_CFG`), the ground (core's is an
-asset-server USD) and the joint and body names upstream's terms use. Command ranges, observations, rewards,
-terminations, events, curriculum and the MuJoCo Warp settings stay upstream's.
+ids), :func:`resolve_reach_presets` resolves its presets on the ``newton_mjwarp`` physics; :func:`swap_reach_robot`
+changes only ``scene.robot`` (to :data:`~isaaclab_contrib.tasks.manipulation.panda_cfg.PANDA_CFG`), the ground
+(core's is an asset-server USD) and the joint and body names upstream's terms use. Command ranges, observations,
+rewards, terminations, events, curriculum and the MuJoCo Warp settings stay upstream's.
 
 Upstream's terms track ``panda_hand``; the offline model carries the hand on ``panda0_link7``, whose frame has the
 same z axis 0.107 m closer to the wrist. The commands and rewards track ``panda0_link7``; the IK preset's frame
@@ -28,7 +28,11 @@ from .velocity_swap import RobotSwap, _rename, _rename_entity
 
 PANDA_REACH_SWAP = RobotSwap(
     robot=PANDA_CFG,
-    names={"panda_joint.*": PANDA_ARM_JOINTS, "panda_finger_joint.*": PANDA_FINGER_JOINTS, "panda_hand": PANDA_HAND_BODY},
+    names={
+        "panda_joint.*": PANDA_ARM_JOINTS,
+        "panda_finger_joint.*": PANDA_FINGER_JOINTS,
+        "panda_hand": PANDA_HAND_BODY,
+    },
 )
 """Upstream's Franka names -> the offline Panda's: arm and finger joints, the hand body."""
 
@@ -39,9 +43,8 @@ HAND_TO_LINK7 = 0.107
 def upstream_reach_module() -> ModuleType:
     """Upstream's ``franka_reach_env_cfg`` module, loaded by its file (upstream's ids stay unregistered)."""
     import_isaaclab_tasks_submodule("core.reach.reach_env_cfg")  # the package the config imports from
-    return load_isaaclab_tasks_module(
-        "core/reach/config/franka/franka_reach_env_cfg.py", "isaaclab_tasks.core.reach.config.franka.franka_reach_env_cfg"
-    )
+    name = "isaaclab_tasks.core.reach.config.franka.franka_reach_env_cfg"
+    return load_isaaclab_tasks_module("core/reach/config/franka/franka_reach_env_cfg.py", name)
 
 
 def resolve_reach_presets(cfg: Any, presets: tuple[str, ...] = ()) -> None:

@@ -58,5 +58,6 @@ PANDA_CFG = ArticulationCfg(
         ),
     },
 )
-"""Fixed-base, gravity-compensated Panda (:mod:`.panda_asset`) with stiff implicit PD drives (Isaac Lab's ``FRANKA_PANDA_HIGH_PD`` gains: 400 N m/rad and
-80 N m s/rad on the arm, the makers' 87 and 12 N m torque ratings; 2000 N/m, 100 N s/m and 40 N on each finger)."""
+"""Fixed-base, gravity-compensated Panda (:mod:`.panda_asset`) with stiff implicit PD drives: Isaac Lab's
+``FRANKA_PANDA_HIGH_PD`` gains (400 N m/rad, 80 N m s/rad) on the arm with the makers' 87 and 12 N m torque
+ratings; 2000 N/m, 100 N s/m and 40 N on each finger."""
