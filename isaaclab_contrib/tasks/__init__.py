@@ -19,6 +19,7 @@ _UPSTREAM_NAMES = (
     "Isaac-Velocity-Flat-G1",
     "Isaac-Velocity-Rough-G1",
     "Isaac-Reach-Franka",
+    "Isaac-Open-Drawer-Franka",
 )
 """Unversioned ids of ``isaaclab_tasks`` that share a name with one of ours."""
 

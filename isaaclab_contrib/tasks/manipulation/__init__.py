@@ -8,6 +8,7 @@ for _task, _cfg, _runner in (
     ("Isaac-Reach-Franka-v0", "reach_env_cfg:FrankaReachEnvCfg", "FrankaReachPPORunnerCfg"),
     ("Isaac-Reach-Franka-IK-v0", "reach_env_cfg:FrankaReachIKEnvCfg", "FrankaReachIKPPORunnerCfg"),
     ("Isaac-Lift-Cube-Franka-v0", "lift_env_cfg:LiftCubeFrankaEnvCfg", "FrankaLiftCubePPORunnerCfg"),
+    ("Isaac-Open-Drawer-Franka-v0", "drawer_env_cfg:OpenDrawerFrankaEnvCfg", "CabinetPPORunnerCfg"),
 ):
     gym.register(
         id=_task,

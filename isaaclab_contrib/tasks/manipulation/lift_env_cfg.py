@@ -217,7 +217,7 @@ class TerminationsCfg:
 
 @configclass
 class LiftCubeFrankaEnvCfg(ManagerBasedRLEnvCfg):
-    """``Isaac-Lift-Cube-Franka-v0``: 100 Hz physics (2 substeps), 50 Hz policy, 5 s episodes."""
+    """``Isaac-Lift-Cube-Franka-v0``: 100 Hz physics (4 substeps of 2.5 ms), 50 Hz policy, 5 s episodes."""
 
     scene: LiftCubeSceneCfg = LiftCubeSceneCfg(num_envs=4096, env_spacing=2.5)
     observations: ObservationsCfg = ObservationsCfg()
@@ -232,4 +232,4 @@ class LiftCubeFrankaEnvCfg(ManagerBasedRLEnvCfg):
         self.episode_length_s = 5.0
         self.sim.dt = 0.01
         self.sim.render_interval = self.decimation
-        self.sim.physics = grasp_physics()
+        self.sim.physics = grasp_physics(num_substeps=4)

@@ -48,16 +48,17 @@ PANDA_CFG = ArticulationCfg(
     init_state=ArticulationCfg.InitialStateCfg(joint_pos=PANDA_HOME),
     actuators={
         "shoulder": ImplicitActuatorCfg(
-            joint_names_expr=["robot:panda0_joint[1-4]"], stiffness=400.0, damping=80.0, joint_effort_limit=87.0
+            joint_names_expr=["robot:panda0_joint[1-4]"], stiffness=870.0, damping=0.0, joint_effort_limit=87.0
         ),
         "forearm": ImplicitActuatorCfg(
-            joint_names_expr=["robot:panda0_joint[5-7]"], stiffness=400.0, damping=80.0, joint_effort_limit=12.0
+            joint_names_expr=["robot:panda0_joint[5-7]"], stiffness=120.0, damping=0.0, joint_effort_limit=12.0
         ),
         "hand": ImplicitActuatorCfg(
-            joint_names_expr=[PANDA_FINGER_JOINTS], stiffness=2000.0, damping=100.0, joint_effort_limit=40.0
+            joint_names_expr=[PANDA_FINGER_JOINTS], stiffness=2000.0, damping=100.0, joint_effort_limit=15.0
         ),
     },
 )
-"""Fixed-base, gravity-compensated Panda (:mod:`.panda_asset`) with stiff implicit PD drives: Isaac Lab's
-``FRANKA_PANDA_HIGH_PD`` gains (400 N m/rad, 80 N m s/rad) on the arm with the makers' 87 and 12 N m torque
-ratings; 2000 N/m, 100 N s/m and 40 N on each finger."""
+"""Fixed-base, gravity-compensated Panda (:mod:`.panda_asset`) driven as the wheel's own MJCF drives it: position
+gains of its ``actuator.xml`` (870 N m/rad on joints 1-4, 120 on 5-7, the makers' 87 and 12 N m torque ratings) as
+implicit drives without drive damping, the MJCF's passive joint damping (100 and 10 N m s/rad) damping them; each
+finger 2000 N/m, 100 N s/m and 15 N (ample for a 100 g cube, soft on the pads)."""

@@ -3,7 +3,8 @@
 Both are upstream's ``FrankaReachEnvCfg`` (``isaaclab_tasks.core.reach``) with its ``newton_mjwarp`` physics, the
 robot swapped by :func:`~isaaclab_contrib.upstream.reach_swap.swap_reach_robot`; the IK variant selects upstream's
 ``newton_ik`` arm preset (relative pose commands solved by :class:`~isaaclab_newton.controllers.ik.NewtonIKSolver`).
-Added, as every task here has: the ``nonfinite_state`` termination (NaN worlds end their episode and reset).
+Added, as every task here has: the ``nonfinite_state`` termination (NaN worlds end their episode and reset); dropped:
+upstream's MuJoCo Warp ``update_data_interval=2``, deprecated in Newton 1.8.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ class FrankaReachEnvCfg(_franka.FrankaReachEnvCfg):
         super().__post_init__()
         resolve_reach_presets(self, self.upstream_presets)
         swap_reach_robot(self)
+        # upstream's update_data_interval=2 is deprecated in Newton 1.8 (its data then syncs from the state every step)
+        self.sim.physics.solver_cfg.update_data_interval = None
         self.terminations.nonfinite_state = DoneTerm(func=nonfinite_state)
 
 
