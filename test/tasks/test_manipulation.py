@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 import torch
 from conftest import TEST_DEVICE
+
 from .manipulation_scripts import HAND_DOWN, run_pose, scripted_env
 
 NUM_ENVS = 2

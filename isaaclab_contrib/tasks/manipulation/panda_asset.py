@@ -43,7 +43,7 @@ def ensure_panda_gravcomp_mjcf() -> str:
         count = len({match.group(2) for match in _MOVING_BODY.finditer(text)})
         if count != _MOVING_BODIES:
             raise RuntimeError(
-                f"{source / 'franka_assets' / 'chain.xml'} names {count} of the {_MOVING_BODIES} moving bodies of the Panda;"
+                f"{source / 'franka_assets' / 'chain.xml'} names {count} of the Panda's {_MOVING_BODIES} moving bodies;"
                 f" delete {source} and {target.parent} to fetch the pinned gymnasium-robotics wheel again."
             )
         chain.write_text(_MOVING_BODY.sub(r'\1 gravcomp="1"', text), encoding="utf-8")  # commented-out copies too
