@@ -18,8 +18,6 @@ TASKS = [
     "Isaac-Lift-Cube-Franka-v0",
     "Isaac-Open-Drawer-Franka-v0",
 ]
-MASK_TASKS = {"Isaac-Lift-Cube-Franka-v0", "Isaac-Open-Drawer-Franka-v0"}
-"""Tasks whose every term has a mask form (upstream's reach keeps core's step: its curriculum terms are classes)."""
 
 
 def _grasp_point(env, offset=None):
@@ -36,15 +34,14 @@ def _grasp_point(env, offset=None):
 @pytest.mark.parametrize("task", TASKS)
 def test_task_builds_resets_and_steps(task):
     """2 envs on the test device take 10 uniform random actions in [-1, 1]; observations and rewards stay finite;
-    the lift and drawer tasks run on the mask path."""
+    every task runs on the mask path."""
     from isaaclab_contrib.app.env_factory import make_env
 
     env = make_env(task, num_envs=NUM_ENVS, device=TEST_DEVICE)
     try:
         base = env.unwrapped
         base.mask_reset_on_cpu = True
-        if task in MASK_TASKS:
-            assert base.mask_reset_unavailable_reason() is None
+        assert base.mask_reset_unavailable_reason() is None
         obs, _ = env.reset(seed=0)
         generator = torch.Generator().manual_seed(0)
         for _ in range(STEPS):
@@ -52,6 +49,31 @@ def test_task_builds_resets_and_steps(task):
             obs, reward, _, _, _ = env.step(action.to(TEST_DEVICE))
             assert torch.isfinite(obs["policy"]).all() and torch.isfinite(reward).all()
         assert base.scene["robot"].num_joints == 9
+    finally:
+        env.close()
+
+
+def test_reach_curriculum_raises_penalty_weights_after_its_step_count():
+    """Upstream's reach curriculum (core's modify_reward_weight, 4,500 steps) sets the action-rate and joint-velocity
+    weights on the first step past its count, and the mask reset logs them."""
+    from isaaclab_contrib.app.env_factory import make_env
+
+    env = make_env("Isaac-Reach-Franka-v0", num_envs=NUM_ENVS, device=TEST_DEVICE)
+    try:
+        base = env.unwrapped
+        base.mask_reset_on_cpu = True
+        env.reset(seed=0)
+        rewards = base.reward_manager
+        assert rewards.get_term_cfg("action_rate").weight == -1.0e-4
+        base.common_step_counter = 4500
+        action = torch.zeros(base.action_space.shape, device=TEST_DEVICE)
+        env.step(action)  # counter 4500: not past it yet
+        assert rewards.get_term_cfg("action_rate").weight == -1.0e-4
+        base.episode_length_buf[:] = base.max_episode_length  # every env times out and resets on this step
+        _, _, _, _, extras = env.step(action)
+        assert rewards.get_term_cfg("action_rate").weight == -0.005
+        assert rewards.get_term_cfg("joint_vel").weight == -0.001
+        assert extras["log"]["Curriculum/action_rate"].item() == pytest.approx(-0.005)
     finally:
         env.close()
 
