@@ -11,7 +11,7 @@ from typing import Any
 
 import torch
 from isaaclab.managers import SceneEntityCfg
-from isaaclab.utils.math import combine_frame_transforms, quat_apply, subtract_frame_transforms
+from isaaclab.utils.math import combine_frame_transforms, matrix_from_quat, subtract_frame_transforms
 
 from .panda_cfg import PANDA_GRASP_OFFSET
 
@@ -23,8 +23,8 @@ def grasp_point_w(env: Any, hand_cfg: SceneEntityCfg, offset: tuple[float, float
     """World position [m] (N, 3) of the point ``offset`` [m] in the frame of ``hand_cfg``'s (one) body."""
     data = env.scene[hand_cfg.name].data
     body = hand_cfg.body_ids[0] if isinstance(hand_cfg.body_ids, list) else 0
-    position, orientation = data.body_pos_w.torch[:, body], data.body_quat_w.torch[:, body]
-    return position + quat_apply(orientation, torch.tensor(offset, device=env.device).expand_as(position))
+    rotation = matrix_from_quat(data.body_quat_w.torch[:, body])  # no tensor made from host values: graph-safe
+    return data.body_pos_w.torch[:, body] + sum(value * rotation[:, :, axis] for axis, value in enumerate(offset))
 
 
 def object_position_in_robot_root_frame(
