@@ -31,6 +31,20 @@ def _grasp_point(env, offset=None):
     return grasp_point_w(env, hand, PANDA_GRASP_OFFSET if offset is None else offset)[0]
 
 
+def test_tasks_are_registered_with_rsl_rl_runners():
+    """The four ids are ours (list_envs lists them) and each registers an rsl-rl runner config."""
+    from isaaclab_contrib.app.env_factory import load_agent_cfg
+    from isaaclab_contrib.app.task_ids import our_task_ids
+
+    assert set(TASKS) <= set(our_task_ids())
+    assert [load_agent_cfg(task).experiment_name for task in TASKS] == [
+        "reach_franka",
+        "reach_franka_ik",
+        "lift_cube_franka",
+        "franka_open_drawer",
+    ]
+
+
 @pytest.mark.parametrize("task", TASKS)
 def test_task_builds_resets_and_steps(task):
     """2 envs on the test device take 10 uniform random actions in [-1, 1]; observations and rewards stay finite;
