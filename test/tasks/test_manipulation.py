@@ -92,9 +92,10 @@ def test_reach_curriculum_raises_penalty_weights_after_its_step_count():
         env.close()
 
 
-def test_lift_startup_randomization_lands_per_env():
+def test_lift_randomization_and_mask_reset_land_per_env():
     """The cube's mass is drawn per env within x0.5-1.5 of 0.1 kg and the arm's stiffness within x0.8-1.2 of its
-    870 / 120 N m/rad (core's terms on Newton's per-world model rows)."""
+    870 / 120 N m/rad (core's terms on Newton's per-world model rows); the mask reset puts the cube 0.4-0.6 m in
+    front and +-0.25 m aside."""
     from isaaclab_contrib.app.env_factory import make_env
 
     env = make_env("Isaac-Lift-Cube-Franka-v0", num_envs=4, device=TEST_DEVICE)
@@ -105,6 +106,12 @@ def test_lift_startup_randomization_lands_per_env():
         assert ((mass >= 0.05 - 1e-6) & (mass <= 0.15 + 1e-6)).all() and mass.unique().numel() > 1
         ratio = base.scene["robot"].data.joint_stiffness.torch[:, :7].cpu() / torch.tensor([870.0] * 4 + [120.0] * 3)
         assert ((ratio >= 0.8 - 1e-5) & (ratio <= 1.2 + 1e-5)).all() and ratio.unique().numel() > 1
+        base.mask_reset_on_cpu = True
+        base.episode_length_buf[:] = base.max_episode_length  # every env resets by mask on the next step
+        env.step(torch.zeros(base.action_space.shape, device=TEST_DEVICE))
+        cube = (base.scene["object"].data.root_pos_w.torch - base.scene.env_origins).cpu()
+        assert ((cube[:, 0] >= 0.4 - 1e-4) & (cube[:, 0] <= 0.6 + 1e-4)).all()
+        assert ((cube[:, 1] >= -0.25 - 1e-4) & (cube[:, 1] <= 0.25 + 1e-4)).all() and cube[:, 1].unique().numel() > 1
     finally:
         env.close()
 
