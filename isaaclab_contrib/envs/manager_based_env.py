@@ -13,9 +13,9 @@ Nothing is read on the host, so :class:`ManagerBasedRLEnvOnNewton` can record th
 Where a configuration holds something the mask path cannot serve, the env runs core's step unchanged and
 :meth:`ManagerMaskResetMixin.mask_reset_unavailable_reason` says why: recorder terms, curriculum, command, reset or
 interval event terms without a mask form, global-time interval events, reset events with
-``min_step_count_between_reset``, class-based reward, termination, observation or curriculum terms, class-based
-event terms with their own reset, observation delays, histories or modifiers, action terms with their own
-reset, final observations, RTX rerenders on reset; and CPU simulations unless
+``min_step_count_between_reset``, class-based observation terms, class-based reward, termination or event terms
+with their own reset, class-based curriculum terms without a mask form, observation delays, histories or modifiers,
+action terms with their own reset, final observations, RTX rerenders on reset; and CPU simulations unless
 :attr:`~.mask_reset.MaskResetMixin.mask_reset_on_cpu` is set (see :mod:`.mask_reset`). The manager terms are
 inspected once, on the first step; terms changed after that are not looked at again.
 
@@ -27,20 +27,29 @@ from __future__ import annotations
 
 import torch
 from isaaclab.envs import ManagerBasedRLEnv
+from isaaclab.envs.mdp.actions.binary_joint_actions import BinaryJointAction
 from isaaclab.envs.mdp.actions.joint_actions import JointAction
-from isaaclab.managers import ActionTerm
+from isaaclab.managers import ActionTerm, ManagerTermBase
+
+from isaaclab_newton.envs.mdp.actions import NewtonInverseKinematicsAction
 
 from .episode_log import MaskedEpisodeLog
 from .graph_step import GraphStepMixin
 from .mask_commands import MaskedCommands, command_terms_mask_reason
-from .mask_curriculum import MaskedCurriculum, curriculum_terms_mask_reason
+from .mask_curriculum import MaskedCurriculum, apply_host_scheduled_curriculum, curriculum_terms_mask_reason
 from .mask_events import mask_event_form, run_reset_events_mask
 from .mask_intervals import apply_interval_events_mask, event_terms_mask_reason, reset_event_manager_mask
 from .mask_reset import MaskResetMixin
 from .nonfinite import NonfiniteGuardMixin
 
-_MASK_SAFE_ACTION_RESETS = (ActionTerm.reset, JointAction.reset)
-"""Action term resets known to take a bool env mask (core's base term and joint actions fill by mask)."""
+_MASK_SAFE_ACTION_RESETS = (
+    ActionTerm.reset,
+    JointAction.reset,
+    BinaryJointAction.reset,
+    NewtonInverseKinematicsAction.reset,
+)
+"""Action term resets known to take a bool env mask (core's base term, joint and binary joint actions and the
+Newton IK action fill by mask: ``index_fill_`` takes a bool mask)."""
 
 
 class ManagerMaskResetMixin(MaskResetMixin):
@@ -92,8 +101,10 @@ class ManagerMaskResetMixin(MaskResetMixin):
                     f"reset event '{term_name}' ({name}) has no mask form (set {name}.mask_form, see"
                     " mask_events.mask_event_form)"
                 )
-        if self.reward_manager._class_term_cfgs or self.termination_manager._class_term_cfgs:
-            return "a reward or termination term is a class (its reset takes env indices)"
+        for term_cfg in self.reward_manager._class_term_cfgs + self.termination_manager._class_term_cfgs:
+            cls = type(term_cfg.func)
+            if cls.reset is not ManagerTermBase.reset:  # core's no-op reset needs no env indices
+                return f"reward or termination term {cls.__name__} is a class with its own reset (it takes env indices)"
         obs = self.observation_manager
         for group in obs._group_obs_term_names:
             if (
@@ -185,3 +196,10 @@ class ManagerMaskResetMixin(MaskResetMixin):
 class ManagerBasedRLEnvOnNewton(NonfiniteGuardMixin, GraphStepMixin, ManagerMaskResetMixin, ManagerBasedRLEnv):
     """Core's :class:`~isaaclab.envs.ManagerBasedRLEnv` on Newton: non-finite actions zeroed, resets by mask, and
     on CUDA whole steps replayed from one CUDA graph (see :mod:`.graph_step`)."""
+
+    def step(self, action: torch.Tensor):
+        """The step, after core's step-scheduled reward weights (``modify_reward_weight``) are applied on the host
+        (a changed weight records the step again; see :func:`.mask_curriculum.apply_host_scheduled_curriculum`)."""
+        if apply_host_scheduled_curriculum(self):
+            self.discard_step_graph()
+        return super().step(action)

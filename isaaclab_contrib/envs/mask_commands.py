@@ -8,7 +8,8 @@ the masked envs; on steps where none reset they keep their last values, as core'
 
 A command term class has a mask form when :func:`command_mask_form` finds one: the class's own ``mask_form``
 attribute (a :class:`CommandMaskForm` subclass) or this module's form of a core term
-(:class:`~isaaclab.envs.mdp.UniformVelocityCommand`). :class:`CommandMaskForm` serves everything core's base class
+(:class:`~isaaclab.envs.mdp.UniformVelocityCommand`, :class:`~isaaclab.envs.mdp.UniformPoseCommand`).
+:class:`CommandMaskForm` serves everything core's base class
 does (metrics, counters, resampling times); a form adds the term's own resampling in
 :meth:`CommandMaskForm.resample_command` and its episode bookkeeping in :meth:`CommandMaskForm.finish_episode`.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 import isaaclab.envs.mdp as mdp
+import isaaclab.utils.math as math_utils
 import torch
 
 
@@ -116,7 +118,47 @@ class UniformVelocityCommandMask(CommandMaskForm):
         term.is_standing_env.copy_(torch.where(env_mask, standing, term.is_standing_env))
 
 
-_FORMS: dict[type, type[CommandMaskForm]] = {mdp.UniformVelocityCommand: UniformVelocityCommandMask}
+class UniformPoseCommandMask(CommandMaskForm):
+    """Mask form of :class:`~isaaclab.envs.mdp.UniformPoseCommand`: uniform poses in the robot's root frame.
+
+    Resampling draws the position uniformly in the configured box and the orientation from uniform roll, pitch
+    and yaw (made unique where the cfg asks), as core does. Where the cfg sets success thresholds, the episode's
+    sticky success flag is logged as ``Metrics/success_rate`` (the mean over the reset envs) and cleared.
+    """
+
+    def __init__(self, term: Any):
+        super().__init__(term)
+        ranges = term.cfg.ranges
+        bounds = [ranges.pos_x, ranges.pos_y, ranges.pos_z, ranges.roll, ranges.pitch, ranges.yaw]
+        self._bounds = torch.tensor(bounds, dtype=torch.float32, device=term.device)
+        if term._track_success:
+            self._success_rate = torch.zeros((), dtype=torch.float32, device=term.device)
+            self.env_log["Metrics/success_rate"] = self._success_rate
+
+    def finish_episode(self, env_mask: torch.Tensor) -> None:
+        term = self.term
+        if term._track_success:
+            count = env_mask.sum()
+            rate = (term._succeeded & env_mask).sum() / count.clamp_min(1)
+            self._success_rate.copy_(torch.where(count > 0, rate, self._success_rate))
+            term._succeeded.masked_fill_(env_mask, False)
+
+    def resample_command(self, env_mask: torch.Tensor) -> None:
+        term = self.term
+        draw = self._bounds[:, 0] + torch.rand((term.num_envs, 6), device=term.device) * (
+            self._bounds[:, 1] - self._bounds[:, 0]
+        )
+        quat = math_utils.quat_from_euler_xyz(draw[:, 3], draw[:, 4], draw[:, 5])
+        if term.cfg.make_quat_unique:
+            quat = math_utils.quat_unique(quat)
+        pose = torch.cat([draw[:, :3], quat], dim=-1)
+        term.pose_command_b.copy_(torch.where(env_mask[:, None], pose, term.pose_command_b))
+
+
+_FORMS: dict[type, type[CommandMaskForm]] = {
+    mdp.UniformVelocityCommand: UniformVelocityCommandMask,
+    mdp.UniformPoseCommand: UniformPoseCommandMask,
+}
 """Core's command term classes with a mask form here."""
 
 

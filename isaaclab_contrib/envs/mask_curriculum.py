@@ -1,4 +1,5 @@
-"""Mask forms of curriculum terms: the terrain-level curriculum of the velocity tasks, by a bool env mask.
+"""Mask forms of curriculum terms: the terrain-level curriculum of the velocity tasks, by a bool env mask, and core's
+step-scheduled reward weights (``modify_reward_weight``), applied on the host.
 
 Core's curriculum manager runs its terms on the indices of the envs being reset (a host sync on CUDA to get them).
 A mask form takes the reset mask instead and returns its logged state as a 0-d device tensor. Isaac Lab's
@@ -18,8 +19,9 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
 
+import isaaclab.envs.mdp as mdp
 import torch
-from isaaclab.managers import SceneEntityCfg
+from isaaclab.managers import ManagerTermBase, SceneEntityCfg
 
 
 def update_env_origins_mask(
@@ -73,6 +75,50 @@ def terrain_levels_vel_mask(env: Any, env_mask: torch.Tensor, asset_cfg: SceneEn
     return terrain.terrain_levels.float().mean()
 
 
+def modify_reward_weight_mask(env: Any, env_mask: torch.Tensor, term_name: str, weight: float, num_steps: int):
+    """Mask form of core's ``modify_reward_weight``: the reward term's current weight, as its log.
+
+    The weight itself changes on the host, before a step (:func:`apply_host_scheduled_curriculum`): the switch
+    depends only on the step counter, which the host keeps, and a recorded step reads the weight as a constant.
+
+    Args:
+        env: The manager-based environment.
+        env_mask: Envs being reset (unused: the weight is shared by every env).
+        term_name: The reward term.
+        weight: Its weight after ``num_steps``.
+        num_steps: Env steps (``common_step_counter``) after which the weight applies.
+
+    Returns:
+        The term's weight (0-d).
+    """
+    return torch.full((), env.reward_manager.get_term_cfg(term_name).weight, device=env.device)
+
+
+def apply_host_scheduled_curriculum(env: Any) -> bool:
+    """Apply core's ``modify_reward_weight`` terms whose step count has passed; ``True`` where a weight changed.
+
+    Core applies them when envs reset after ``num_steps`` env steps; here they apply on the host before the first
+    step after it (resets happen every step in training, so the schedule is the same). A changed weight is a Python
+    value a recorded step holds as a constant: the caller records the step again.
+
+    Args:
+        env: The manager-based environment.
+    """
+    changed = False
+    for term_cfg in env.curriculum_manager._term_cfgs:
+        if not isinstance(term_cfg.func, mdp.modify_reward_weight):
+            continue
+        params = term_cfg.params
+        if env.common_step_counter <= params["num_steps"]:
+            continue
+        reward_cfg = env.reward_manager.get_term_cfg(params["term_name"])
+        if reward_cfg.weight != params["weight"]:
+            reward_cfg.weight = params["weight"]
+            env.reward_manager.set_term_cfg(params["term_name"], reward_cfg)
+            changed = True
+    return changed
+
+
 _FORMS: MappingProxyType[tuple[str, str], Callable] = MappingProxyType(
     {("isaaclab_tasks.core.velocity.mdp.curriculums", "terrain_levels_vel"): terrain_levels_vel_mask}
 )
@@ -85,6 +131,8 @@ def curriculum_mask_form(func: Callable) -> Callable | None:
     A function of your own declares its form as its ``mask_form`` attribute: a function taking
     ``(env, env_mask, **params)`` and returning the term's logged state (a 0-d tensor).
     """
+    if isinstance(func, mdp.modify_reward_weight):
+        return modify_reward_weight_mask
     form = getattr(func, "mask_form", None)
     if form is None:
         form = _FORMS.get((getattr(func, "__module__", None), getattr(func, "__qualname__", None)))
@@ -117,9 +165,10 @@ class MaskedCurriculum:
 
 def curriculum_terms_mask_reason(curriculum: Any) -> str | None:
     """The first term of ``curriculum`` (a curriculum manager) without a mask form, as a sentence, or ``None``."""
-    if curriculum._class_term_cfgs:
-        return "a curriculum term is a class (its reset takes env indices)"
     for name, term_cfg in zip(curriculum._term_names, curriculum._term_cfgs, strict=True):
-        if curriculum_mask_form(term_cfg.func) is None:
-            return f"curriculum term '{name}' ({term_cfg.func.__name__}) has no mask form (see mask_curriculum)"
+        func = term_cfg.func
+        if curriculum_mask_form(func) is None:
+            if isinstance(func, ManagerTermBase):
+                return f"curriculum term '{name}' is a class without a mask form (its reset takes env indices)"
+            return f"curriculum term '{name}' ({func.__name__}) has no mask form (see mask_curriculum)"
     return None

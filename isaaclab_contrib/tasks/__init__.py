@@ -18,6 +18,8 @@ _UPSTREAM_NAMES = (
     "Isaac-Velocity-Rough-Unitree-Go1",
     "Isaac-Velocity-Flat-G1",
     "Isaac-Velocity-Rough-G1",
+    "Isaac-Reach-Franka",
+    "Isaac-Open-Drawer-Franka",
 )
 """Unversioned ids of ``isaaclab_tasks`` that share a name with one of ours."""
 
@@ -30,4 +32,4 @@ if _clashing:
         " preset)."
     )
 
-from . import ant, cartpole, humanoid, lift_franka, velocity  # noqa: E402, F401
+from . import ant, cartpole, humanoid, lift_franka, manipulation, velocity  # noqa: E402, F401

@@ -1,0 +1,1 @@
+"""RSL-RL configurations of the manipulation tasks."""
