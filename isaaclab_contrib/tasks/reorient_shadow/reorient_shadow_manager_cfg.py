@@ -5,7 +5,9 @@
 assets changed: the hand (the gymnasium-robotics Shadow hand, :mod:`.robot_cfg`), the cube (a primitive of the same
 5 cm size), the ground (Newton's plane), the actuated joints and fingertip bodies (this MJCF's names), the physics
 (upstream's own MuJoCo Warp preset as a plain ``NewtonCfg``), no light and no goal marker (Nucleus assets), and the
-reset events without upstream's ``randomized`` preset terms.
+reset events without upstream's ``randomized`` preset terms. The goal command, the joint action and the two reset
+events run as upstream's on the index path and have mask forms (:mod:`.mask_terms`), so on CUDA whole steps replay
+from one CUDA graph.
 Observations, commands, rewards, terminations and the reset events stay upstream's.
 
 One term goes: upstream's hand has four motors that pull a tendon across each finger's middle and distal joints
@@ -24,6 +26,12 @@ from isaaclab_contrib.envs.cfg_checks import check_env_cfg
 from isaaclab_contrib.upstream.modules import import_isaaclab_tasks_submodule, load_isaaclab_tasks_module
 from isaaclab_newton.sim import GroundPlaneCfg
 
+from .mask_terms import (
+    MaskedEMAJointPositionToLimitsAction,
+    MaskedReorientCommand,
+    reset_hand_joints,
+    reset_object_random_orientation,
+)
 from .robot_cfg import ACTUATED_JOINTS, FINGERTIP_BODIES, cube_cfg, reorient_physics, shadow_hand_cfg
 
 _PACKAGE = "core/reorient/config/shadow_hand"
@@ -46,6 +54,10 @@ class ReorientShadowManagerEnvCfg(_UPSTREAM.ShadowHandManagerEnvCfg):
         self.scene.ground = AssetBaseCfg(prim_path="/World/ground", spawn=GroundPlaneCfg())
         self.scene.light = None
         self.events = _COMMON.ShadowHandManagerResetEventCfg()
+        self.events.reset_object.func = reset_object_random_orientation
+        self.events.reset_hand.func = reset_hand_joints
+        self.commands.object_pose.class_type = MaskedReorientCommand
+        self.actions.joint_pos.class_type = MaskedEMAJointPositionToLimitsAction
         self.actions.tendon_pos = None
         self.fingertip_body_names = FINGERTIP_BODIES
         self.actuated_joint_names = ACTUATED_JOINTS
