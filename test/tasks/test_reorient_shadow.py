@@ -88,3 +88,36 @@ def test_mask_reset_restores_the_cube_pose(task):
         assert torch.allclose(position[0], moved[0, :3], atol=1e-5), (position, moved)
     finally:
         _close(env)
+
+
+@pytest.mark.parametrize("task", [DIRECT, MANAGER])
+def test_step_with_resets_reads_no_device_data(task, monkeypatch):
+    """30 steps with staggered 3-step episodes (mask resets) call no nonzero, item, tolist or bool of a tensor."""
+    from envs.conftest import _close, _make_env
+
+    env = _make_env(task, 4)
+    try:
+        env.cfg.episode_length_s = 3 * env.step_dt
+        env.reset(seed=0)
+        assert env.mask_reset_unavailable_reason() is None
+        env.episode_length_buf[:] = torch.tensor([0, 1, 2, 0], device=TEST_DEVICE)
+        actions = torch.zeros((4, 20), device=TEST_DEVICE)
+        done = torch.zeros(4, dtype=torch.long, device=TEST_DEVICE)
+
+        def forbidden(name):
+            def fn(*args, **kwargs):
+                raise AssertionError(f"{name} called from env.step()")
+
+            return fn
+
+        for name in ("nonzero", "item", "tolist", "__bool__", "__int__", "__float__", "__index__"):
+            monkeypatch.setattr(torch.Tensor, name, forbidden(f"Tensor.{name}"))
+        monkeypatch.setattr(torch, "nonzero", forbidden("torch.nonzero"))
+        for _ in range(30):
+            _, _, terminated, truncated, _ = env.step(actions)
+            done += terminated | truncated
+        monkeypatch.undo()
+        assert (done >= 30 // 3).all(), f"every env must reset about every 3 steps, got {done}"
+    finally:
+        monkeypatch.undo()
+        _close(env)
