@@ -20,6 +20,10 @@ _ASSETS = "gymnasium_robotics/envs/assets/"
 _KEPT_SECTIONS = ("default", "contact", "tendon")
 """Sections of ``hand/shared.xml`` the composed file keeps (it drops ``size``, ``visual``, ``sensor``, ``actuator``)."""
 
+_VISUAL_CLASS = "robot0:D_Vizual"
+"""Default class of the visual meshes: they collide with nothing, so their inherited 0.5 mm contact margin is dropped
+(MuJoCo's native mesh collision would zero it anyway, with a warning per mesh)."""
+
 
 def compose_shadow_hand_xml(folder: Path) -> str:
     """The single-file hand MJCF composed from the wheel's ``hand/*.xml`` files extracted into ``folder``.
@@ -37,6 +41,8 @@ def compose_shadow_hand_xml(folder: Path) -> str:
     for section in shared:
         if section.tag in _KEPT_SECTIONS:
             root.append(section)
+    for visual in shared.iterfind(f".//default[@class='{_VISUAL_CLASS}']/geom"):
+        visual.set("margin", "0")
     asset = ET.SubElement(root, "asset")
     asset.extend(list(ET.parse(folder / "hand" / "shared_asset.xml").getroot()))
     worldbody = ET.SubElement(root, "worldbody")
