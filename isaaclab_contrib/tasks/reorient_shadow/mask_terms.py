@@ -20,6 +20,7 @@ from typing import Any
 import isaaclab.envs.mdp as mdp
 import isaaclab.utils.math as math_utils
 import torch
+import warp as wp
 from isaaclab.envs.mdp.actions.joint_actions_to_limits import EMAJointPositionToLimitsAction
 from isaaclab.managers import SceneEntityCfg
 
@@ -124,7 +125,7 @@ def reset_hand_joints_mask(
     delta = lower - default + (upper - lower) * torch.rand_like(default)
     position = torch.minimum(torch.maximum(default + joint_position_noise * delta, lower), upper)
     velocity = robot.data.default_joint_vel.torch + joint_velocity_noise * (2.0 * torch.rand_like(default) - 1.0)
-    robot.set_joint_position_target_mask(target=position, env_mask=env_mask)
+    robot.actuators.target_command.set_position_mask(value=position, env_mask=wp.from_torch(env_mask, dtype=wp.bool))
     robot.write_joint_position_to_sim_mask(position=position, env_mask=env_mask)
     robot.write_joint_velocity_to_sim_mask(velocity=velocity, env_mask=env_mask)
 
