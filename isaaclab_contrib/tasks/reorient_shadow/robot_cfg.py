@@ -3,7 +3,7 @@
 Joint names are the wheel MJCF's (``robot0:FFJ3`` ...). Of the 24 hinges, 20 are driven by implicit PD actuators
 with the wheel's MuJoCo position-actuator gains and force ranges; the four distal joints (``robot0:*J0`` of the
 fingers) are passive and follow their middle joint through the MJCF's coupling tendons (``robot0:T_*J1c``, a fixed
-tendon ``0.00705 q_distal - 0.00805 q_middle`` limited to +-1 mm).
+tendon ``0.00705 q_distal - 0.00805 q_middle`` limited to +-1 mm; their zero-gain actuator group applies no force).
 """
 
 from __future__ import annotations
@@ -76,6 +76,7 @@ def shadow_hand_cfg() -> ArticulationCfg:
                     "robot0:THJ0": 0.81,
                 },
             ),
+            "coupled": ImplicitActuatorCfg(joint_names_expr=COUPLED_JOINTS, stiffness=0.0, damping=0.0),
         },
     )
 
