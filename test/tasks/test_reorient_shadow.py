@@ -121,3 +121,27 @@ def test_step_with_resets_reads_no_device_data(task, monkeypatch):
     finally:
         monkeypatch.undo()
         _close(env)
+
+
+def test_unpowered_distal_joints_follow_their_middle_joints():
+    """Zero actions bend the middle joints to mid-range; the motorless distal joints follow through the tendons.
+
+    Each coupling tendon ``0.00705 q_distal - 0.00805 q_middle`` is limited to +-1 mm, so the distal joint ends
+    within 0.14 rad of 1.14 times its middle joint, though nothing drives it.
+    """
+    from envs.conftest import _close, _make_env
+
+    env = _make_env(DIRECT, 1, **FIXED_RESET[DIRECT])
+    try:
+        env.reset(seed=0)
+        robot = env.scene["robot"]
+        for _ in range(STEPS_2S // 2):
+            env.step(torch.zeros((1, 20), device=TEST_DEVICE))
+        q = robot.data.joint_pos.torch[0]
+        for finger in ("FF", "MF", "RF", "LF"):
+            middle, distal = (robot.find_joints(f"robot0:{finger}J{i}")[0][0] for i in (1, 0))
+            assert q[middle] > 0.5, (finger, q[middle])
+            length = 0.00705 * q[distal] - 0.00805 * q[middle]
+            assert abs(length.item()) < 0.0012, (finger, q[distal], q[middle])
+    finally:
+        _close(env)
