@@ -80,9 +80,8 @@ class FixedTendons:
                 f"The articulations {art_ids.tolist()} carry different fixed tendon counts {sorted(counts)}; an"
                 " Articulation asset needs the same tendons in every env (replicate one asset)."
             )
-        rows = torch.stack(per_env) if per_env else torch.zeros((0, 0), dtype=torch.long)
-        labels = attrs.tendon_label
-        names = [labels[int(r)].rsplit("/", 1)[-1] for r in rows[0]] if len(per_env) and rows.shape[1] else []
+        rows = torch.stack(per_env)
+        names = [attrs.tendon_label[int(row)].rsplit("/", 1)[-1] for row in rows[0]]
         return cls(names, rows.to(device))
 
     def __len__(self) -> int:
