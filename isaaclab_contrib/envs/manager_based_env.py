@@ -49,7 +49,8 @@ _MASK_SAFE_ACTION_RESETS = (
     NewtonInverseKinematicsAction.reset,
 )
 """Action term resets known to take a bool env mask (core's base term, joint and binary joint actions and the
-Newton IK action fill by mask: ``index_fill_`` takes a bool mask)."""
+Newton IK action fill by mask: ``index_fill_`` takes a bool mask); a term class of your own whose reset takes one
+says so with a true ``reset_takes_mask`` attribute."""
 
 
 class ManagerMaskResetMixin(MaskResetMixin):
@@ -116,7 +117,7 @@ class ManagerMaskResetMixin(MaskResetMixin):
         if obs._group_obs_class_instances:
             return "an observation modifier is a class (its reset takes env indices)"
         for term_name, term in self.action_manager._terms.items():
-            if type(term).reset not in _MASK_SAFE_ACTION_RESETS:
+            if type(term).reset not in _MASK_SAFE_ACTION_RESETS and not getattr(term, "reset_takes_mask", False):
                 return f"action term '{term_name}' ({type(term).__name__}) has its own reset"
         return None
 

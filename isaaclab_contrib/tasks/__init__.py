@@ -14,6 +14,8 @@ _UPSTREAM_NAMES = (
     "Isaac-Humanoid-Direct",
     "Isaac-Lift-Soft-Franka",
     "Isaac-Lift-Cloth-Franka",
+    "Isaac-Reorient-Cube-Shadow-Direct",
+    "Isaac-Reorient-Cube-Shadow",
     "Isaac-Velocity-Flat-Unitree-Go1",
     "Isaac-Velocity-Rough-Unitree-Go1",
     "Isaac-Velocity-Flat-G1",
@@ -32,4 +34,4 @@ if _clashing:
         " preset)."
     )
 
-from . import ant, cartpole, humanoid, lift_franka, manipulation, velocity  # noqa: E402, F401
+from . import ant, cartpole, humanoid, lift_franka, manipulation, reorient_shadow, velocity  # noqa: E402, F401

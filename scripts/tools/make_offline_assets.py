@@ -9,7 +9,8 @@ ground plane, the ant and the humanoid).
 
 It also fetches the robots that come from wheels into their cache (``$ISAACLAB_NEWTON_ASSETS`` or
 ``~/.cache/isaaclab_newton``, see ``docs/assets.md``), so a machine without a package index can use them later:
-the Unitree Go1 and G1 MJCF models of the ``mjlab`` wheel (the velocity tasks' robots, ``GO1_CFG``/``G1_CFG``).
+the Unitree Go1 and G1 MJCF models of the ``mjlab`` wheel (the velocity tasks' robots, ``GO1_CFG``/``G1_CFG``) and the
+Shadow hand of the ``gymnasium-robotics`` wheel (the reorientation tasks' hand).
 
 Examples::
 
@@ -36,6 +37,7 @@ def make_offline_assets(out: pathlib.Path | None = None) -> list[pathlib.Path]:
     Returns:
         The offline assets' files and the fetched robots' MJCF files.
     """
+    from isaaclab_contrib.tasks.reorient_shadow.shadow_hand_asset import ensure_shadow_hand_mjcf
     from isaaclab_contrib.tasks.velocity.unitree_assets import ensure_g1_mjcf, ensure_go1_mjcf
 
     if out is None:
@@ -43,7 +45,8 @@ def make_offline_assets(out: pathlib.Path | None = None) -> list[pathlib.Path]:
         written = [root / path for path in OFFLINE_ASSET_FILES]
     else:
         written = write_offline_assets(out)
-    return [*written, pathlib.Path(ensure_go1_mjcf()), pathlib.Path(ensure_g1_mjcf())]
+    robots = (ensure_go1_mjcf(), ensure_g1_mjcf(), ensure_shadow_hand_mjcf())
+    return [*written, *(pathlib.Path(path) for path in robots)]
 
 
 def main() -> None:

@@ -114,7 +114,7 @@ def test_joint_property_writes_reach_model(cartpoles):
 def test_unsupported_members_raise_naming_themselves(cartpoles):
     """Unsupported members raise NotImplementedError with their own name."""
     _, _, robot = cartpoles
-    with pytest.raises(NotImplementedError, match="Articulation.set_fixed_tendon_stiffness_index"):
-        robot.set_fixed_tendon_stiffness_index(stiffness=torch.ones(2, 0, device=TEST_DEVICE))
+    with pytest.raises(NotImplementedError, match="Articulation.set_fixed_tendon_rest_length_index"):
+        robot.set_fixed_tendon_rest_length_index(rest_length=torch.ones(2, 0, device=TEST_DEVICE))
     assert robot.num_fixed_tendons == 0
     assert robot.data.fixed_tendon_stiffness.torch.shape == (2, 0)

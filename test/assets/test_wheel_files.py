@@ -86,3 +86,17 @@ def test_failed_download_names_the_fix(monkeypatch, tmp_path):
     )
     with pytest.raises(RuntimeError, match=r"pip download gymnasium-robotics==1\.4\.2 .*franka_assets.*LICENSE\.md"):
         panda_asset.ensure_panda_mjcf()
+
+
+def test_include_filter_and_derived_file(fake_pip):
+    """``include`` extracts only the matching files; a callable extra file is computed from the staged folder."""
+    target = wheel_files.ensure_wheel_folder(
+        "arm_xml_only",
+        requirement="pkg==1.0",
+        folder=FOLDER,
+        license_member="pkg-*.dist-info/licenses/LICENSE",
+        include=("*.xml",),
+        extra_files={"copy.xml": lambda staged: (staged / "arm.xml").read_text().replace("/>", " model='copy'/>")},
+    )
+    assert (target / "arm.xml").is_file() and not (target / "meshes").exists()
+    assert (target / "copy.xml").read_text() == "<mujoco model='copy'/>"

@@ -62,6 +62,15 @@ class NewtonArticulationActuatorControl(ArticulationActuatorControl):
         self._coords = wp.from_torch(bind.coord_indices.to(torch.int32).contiguous(), dtype=wp.int32)
         self._dofs = wp.from_torch(bind.dof_indices.to(torch.int32).contiguous(), dtype=wp.int32)
 
+    @property
+    def num_fixed_tendons(self) -> int:
+        """Fixed tendons that take a joint motor's place: none (core's coverage check subtracts this count).
+
+        Newton's fixed tendons (MuJoCo's) couple and limit joints passively; a joint they couple is covered by an
+        actuator group of its own (a zero-gain group for a passive joint).
+        """
+        return 0
+
     def submit_commands(self, collection: ActuatorCollection) -> None:
         """Copy processed targets and efforts of every env and joint into Newton's ``Control``.
 

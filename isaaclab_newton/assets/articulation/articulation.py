@@ -24,6 +24,7 @@ from ..unsupported import mark_unsupported
 from .actuator_control import NewtonActuatorCollection, NewtonArticulationActuatorControl
 from .actuator_resets import groups_rebinding_state, index_only_groups, reset_groups_by_mask
 from .articulation_data import ArticulationData
+from .tendon_writes import FixedTendonWritesMixin
 
 if TYPE_CHECKING:
     from isaaclab.assets.articulation.articulation_cfg import ArticulationCfg
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-class Articulation(BodyPropertyWrites, NewtonAssetMixin, BaseArticulation):
+class Articulation(FixedTendonWritesMixin, BodyPropertyWrites, NewtonAssetMixin, BaseArticulation):
     """An articulation in every environment, simulated by Newton.
 
     Joint state and targets map onto ``State.joint_q/joint_qd`` and ``Control``; root writes change the free
@@ -79,23 +80,13 @@ class Articulation(BodyPropertyWrites, NewtonAssetMixin, BaseArticulation):
         return len(self._binding.body_names)
 
     @property
-    def num_fixed_tendons(self) -> int:
-        """Newton articulations carry no fixed tendons here: always 0."""
-        return 0
-
-    @property
     def num_spatial_tendons(self) -> int:
-        """Newton articulations carry no spatial tendons here: always 0."""
+        """Spatial tendons are not imported into Articulation yet: always 0."""
         return 0
-
-    @property
-    def fixed_tendon_names(self) -> list[str]:
-        """Empty: no fixed tendons."""
-        return []
 
     @property
     def spatial_tendon_names(self) -> list[str]:
-        """Empty: no spatial tendons."""
+        """Empty: spatial tendons are not imported into Articulation yet."""
         return []
 
     @property
@@ -178,8 +169,8 @@ class Articulation(BodyPropertyWrites, NewtonAssetMixin, BaseArticulation):
         self._validate_cfg()
         self._resolve_and_install_ordering_maps()
         self._process_cfg()
+        self._process_tendons()  # before the actuators: core's actuator checks read the tendon count
         self._process_actuators_cfg()
-        self._process_tendons()
         self._create_buffers()
         self._log_articulation_info()
 
@@ -247,9 +238,6 @@ class Articulation(BodyPropertyWrites, NewtonAssetMixin, BaseArticulation):
     def _joint_actuator_cfgs(self) -> dict:
         """The actuator groups that drive joints (all of ``cfg.actuators`` here)."""
         return self.cfg.actuators
-
-    def _process_tendons(self) -> None:
-        """No tendons on the Newton backend."""
 
     def _log_articulation_info(self) -> None:
         logger.info(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import torch
@@ -38,7 +39,8 @@ class ArticulationData(NewtonBodyDataMixin, BaseArticulationData):
     state-derived ones (joint positions, velocities, accelerations and the body/root quantities) are computed on
     read and cached until the state changes (see :mod:`isaaclab_newton.assets.body_data`).
     Joint units: [m] or [rad], [m/s] or [rad/s]. Body/root conventions: see :class:`NewtonBodyDataMixin`.
-    Newton articulations here carry no tendons: tendon properties have zero columns.
+    Fixed tendon properties have one column per fixed tendon (MuJoCo ``<tendon><fixed>``, see
+    :mod:`.fixed_tendons`, set by :meth:`set_fixed_tendon_properties`); spatial tendon properties have zero columns.
     """
 
     def __init__(self, root_view: None, device: str, binding: ArticulationBinding):
@@ -76,6 +78,15 @@ class ArticulationData(NewtonBodyDataMixin, BaseArticulationData):
         self.update_soft_joint_pos_limits()
         self._tensor("default_joint_pos").copy_(torch_view(model.joint_q)[coord])
         self._tensor("default_joint_vel").copy_(torch_view(model.joint_qd)[dof])
+
+    refresh_fixed_tendon_limit_stiffness: Callable[[], None] | None = None
+    """Called before ``fixed_tendon_limit_stiffness`` is read, while the solver has not reported the gains yet."""
+
+    def set_fixed_tendon_properties(self, values: dict[str, torch.Tensor]) -> None:
+        """Replace the fixed tendon buffers with ``values`` (buffer name -> (num_instances, num_fixed_tendons[, 2]))."""
+        for name, value in values.items():
+            dtype = wp.vec2f if value.dim() == 3 else wp.float32
+            self._static[name] = ProxyArray(wp.from_torch(value.contiguous(), dtype=dtype))
 
     def update_soft_joint_pos_limits(self) -> None:
         """Recompute the soft limits: the hard range scaled about its middle by ``soft_joint_pos_limit_factor``."""
@@ -164,9 +175,12 @@ class ArticulationData(NewtonBodyDataMixin, BaseArticulationData):
 
 def _tendon_property(name: str) -> property:
     def getter(self) -> ProxyArray:
+        if name == "fixed_tendon_limit_stiffness" and self.refresh_fixed_tendon_limit_stiffness is not None:
+            self.refresh_fixed_tendon_limit_stiffness()
         return self._static[name]
 
-    getter.__doc__ = f"``{name}``: no tendons on the Newton backend, shape (num_instances, 0)."
+    kind = "fixed" if name.startswith("fixed") else "spatial"
+    getter.__doc__ = f"``{name}``, shape (num_instances, num_{kind}_tendons) (see :mod:`.fixed_tendons`)."
     return property(getter)
 
 

@@ -1,0 +1,1 @@
+"""Learner configurations of the Shadow reorientation tasks."""
