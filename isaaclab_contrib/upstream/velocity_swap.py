@@ -13,30 +13,16 @@ Build the result with any of this package's velocity ids, whose entry point take
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
-from isaaclab.assets import ArticulationCfg
 from isaaclab.managers import SceneEntityCfg
 from isaaclab.utils import replace
 
 from isaaclab_newton.terrains import NewtonTerrainImporter
 
+from ..envs.robot_swap import RobotSwap, rename_entity, rename_pattern
 from ..tasks.velocity.robot_cfg import G1_CFG, GO1_CFG
 from .modules import import_isaaclab_tasks_submodule, load_isaaclab_tasks_module
-
-
-@dataclasses.dataclass(frozen=True)
-class RobotSwap:
-    """An offline robot and how upstream's name patterns for the robot it replaces read on it."""
-
-    robot: ArticulationCfg
-    """The robot that replaces ``scene.robot`` (its ``prim_path`` is kept from the upstream config)."""
-
-    names: dict[str, str | None]
-    """Upstream body or joint pattern -> pattern on :attr:`robot`; ``None`` for parts it does not have. Patterns
-    not listed are kept (upstream's and the robot's names agree)."""
-
 
 GO1_SWAP = RobotSwap(robot=GO1_CFG, names={"base": "trunk", ".*_foot": ".*_calf"})
 """Upstream's Go2 (or another Unitree quadruped) config on the ``mjlab`` Go1: base ``trunk``, sphere feet at the end of
@@ -99,7 +85,7 @@ def swap_robot(cfg: Any, swap: RobotSwap) -> Any:
     scanner = getattr(cfg.scene, "height_scanner", None)
     if scanner is not None:
         root, body = scanner.prim_path.rsplit("/", 1)
-        scanner.prim_path = f"{root}/{_rename(body, swap.names) or body}"
+        scanner.prim_path = f"{root}/{rename_pattern(body, swap.names) or body}"
     groups = [cfg.rewards, cfg.terminations, cfg.events, cfg.curriculum]
     groups += [group for group in vars(cfg.observations).values() if group is not None]
     for group in groups:
@@ -108,24 +94,6 @@ def swap_robot(cfg: Any, swap: RobotSwap) -> Any:
             if not isinstance(params, dict):
                 continue
             entities = [value for value in params.values() if isinstance(value, SceneEntityCfg)]
-            if not all(_rename_entity(entity, swap.names) for entity in entities):
+            if not all(rename_entity(entity, swap.names) for entity in entities):
                 setattr(group, name, None)
     return cfg
-
-
-def _rename(pattern: str, names: dict[str, str | None]) -> str | None:
-    return names.get(pattern, pattern)
-
-
-def _rename_entity(entity: SceneEntityCfg, names: dict[str, str | None]) -> bool:
-    """Rename ``entity``'s body and joint patterns; ``False`` when a list it had is left empty."""
-    for field in ("body_names", "joint_names"):
-        patterns = getattr(entity, field)
-        if patterns is None:
-            continue
-        single = isinstance(patterns, str)
-        renamed = [new for new in (_rename(p, names) for p in ([patterns] if single else patterns)) if new]
-        if not renamed:
-            return False
-        setattr(entity, field, renamed[0] if single and len(renamed) == 1 else renamed)
-    return True

@@ -1,10 +1,11 @@
 """``Isaac-Reach-Franka-v0`` and ``Isaac-Reach-Franka-IK-v0``: upstream's Franka reach configs on the offline Panda.
 
 Both are upstream's ``FrankaReachEnvCfg`` (``isaaclab_tasks.core.reach``) with its ``newton_mjwarp`` physics, the
-robot swapped by :func:`~isaaclab_contrib.upstream.reach_swap.swap_reach_robot`; the IK variant selects upstream's
-``newton_ik`` arm preset (relative pose commands solved by :class:`~isaaclab_newton.controllers.ik.NewtonIKSolver`).
-Added, as every task here has: the ``nonfinite_state`` termination (NaN worlds end their episode and reset); dropped:
-upstream's MuJoCo Warp ``update_data_interval=2``, deprecated in Newton 1.8.
+robot swapped by :func:`~isaaclab_contrib.tasks.manipulation.reach_swap.swap_reach_robot`; the IK variant
+selects upstream's ``newton_ik`` arm preset (relative pose commands solved by
+:class:`~isaaclab_newton.controllers.ik.NewtonIKSolver`). Added, as every task here has: the ``nonfinite_state``
+termination (NaN worlds end their episode and reset); dropped: upstream's MuJoCo Warp ``update_data_interval=2``,
+deprecated in Newton 1.8.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from isaaclab.utils import configclass
 
 from isaaclab_contrib.envs.nonfinite import nonfinite_state
 
-from ...upstream.reach_swap import resolve_reach_presets, swap_reach_robot, upstream_reach_module
+from .reach_swap import resolve_reach_presets, swap_reach_robot, upstream_reach_module
 
 _franka = upstream_reach_module()
 

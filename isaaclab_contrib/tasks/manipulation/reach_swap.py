@@ -22,9 +22,9 @@ from isaaclab.utils import replace
 from isaaclab_newton.envs.mdp.actions import NewtonInverseKinematicsActionCfg
 from isaaclab_newton.sim import GroundPlaneCfg
 
-from ..tasks.manipulation.panda_cfg import PANDA_ARM_JOINTS, PANDA_CFG, PANDA_FINGER_JOINTS, PANDA_HAND_BODY
-from .modules import import_isaaclab_tasks_submodule, load_isaaclab_tasks_module
-from .velocity_swap import RobotSwap, _rename, _rename_entity
+from ...envs.robot_swap import RobotSwap, rename_entity, rename_pattern
+from ...upstream.modules import import_isaaclab_tasks_submodule, load_isaaclab_tasks_module
+from .panda_cfg import PANDA_ARM_JOINTS, PANDA_CFG, PANDA_FINGER_JOINTS, PANDA_HAND_BODY
 
 PANDA_REACH_SWAP = RobotSwap(
     robot=PANDA_CFG,
@@ -73,13 +73,13 @@ def swap_reach_robot(cfg: Any, swap: RobotSwap = PANDA_REACH_SWAP) -> Any:
     """
     cfg.scene.robot = replace(swap.robot, prim_path=cfg.scene.robot.prim_path)
     cfg.scene.ground.spawn = GroundPlaneCfg()
-    cfg.commands.ee_pose.body_name = _rename(cfg.commands.ee_pose.body_name, swap.names)
+    cfg.commands.ee_pose.body_name = rename_pattern(cfg.commands.ee_pose.body_name, swap.names)
     arm = cfg.actions.arm_action
-    arm.joint_names = [_rename(name, swap.names) for name in arm.joint_names]
+    arm.joint_names = [rename_pattern(name, swap.names) for name in arm.joint_names]
     if isinstance(arm, NewtonInverseKinematicsActionCfg):
         for objective in arm.objectives:
             if hasattr(objective, "body_name"):
-                objective.body_name = _rename(objective.body_name, swap.names)
+                objective.body_name = rename_pattern(objective.body_name, swap.names)
                 x, y, z = objective.body_offset_pos
                 objective.body_offset_pos = (x, y, z + HAND_TO_LINK7)
     groups = [cfg.rewards, cfg.terminations, cfg.events, cfg.curriculum]
@@ -90,5 +90,5 @@ def swap_reach_robot(cfg: Any, swap: RobotSwap = PANDA_REACH_SWAP) -> Any:
             if isinstance(params, dict):
                 for value in params.values():
                     if isinstance(value, SceneEntityCfg):
-                        _rename_entity(value, swap.names)
+                        rename_entity(value, swap.names)
     return cfg
