@@ -9,11 +9,10 @@ registry (through :mod:`isaaclab_contrib.tasks`) are imported here.
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from ..viewer_backends import VIEWER_BACKENDS, check_backend_runs_here
 from .devices import device_arg
 from .task_ids import UnknownTaskError, is_upstream, our_task_ids, registration_kwargs
 
@@ -168,10 +167,6 @@ def video_parser() -> argparse.ArgumentParser:
     return parser
 
 
-VIEWERS = ("viser", "gl", "rerun", "usd", "none")
-"""``--viewer`` choices, :attr:`isaaclab_contrib.viewer.LiveViewerCfg.backend`'s values."""
-
-
 def positive_float(text: str) -> float:
     """A finite number above 0 (argparse type)."""
     try:
@@ -201,7 +196,7 @@ def viewer_parser() -> argparse.ArgumentParser:
     group = parser.add_argument_group("viewer")
     group.add_argument(
         "--viewer",
-        choices=VIEWERS,
+        choices=VIEWER_BACKENDS,
         default="none",
         help="Live viewer: viser (web page, headless machines), gl (window), rerun, usd (--record FILE.usd) or none"
         " (default).",
@@ -239,16 +234,7 @@ def check_viewer_args(args: argparse.Namespace) -> None:
         raise SystemExit(f"--viewer viser records a .viser file, got --record {args.record}.")
     if args.viewer == "usd" and args.record is None:
         raise SystemExit("--viewer usd writes an animated USD file: add --record FILE.usd.")
-    if args.viewer == "gl" and not has_display():
-        raise SystemExit(
-            "--viewer gl opens a window, but this machine has no display ($DISPLAY is unset); use --viewer viser"
-            " (a web page, the script prints its URL)."
-        )
-
-
-def has_display() -> bool:
-    """Whether a window can open: always off Linux, with ``$DISPLAY`` or ``$WAYLAND_DISPLAY`` on Linux."""
-    return not sys.platform.startswith("linux") or bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    check_backend_runs_here(args.viewer)
 
 
 def viewer_options(args: argparse.Namespace):

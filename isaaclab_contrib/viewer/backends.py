@@ -4,24 +4,11 @@ from __future__ import annotations
 
 import newton.viewer
 
-from ..app.args import has_display
+from ..viewer_backends import check_backend_runs_here
 from .live_viewer_cfg import LiveViewerCfg
 
 _PACKAGES = {"viser": "viser", "gl": "pyglet", "rerun": "rerun-sdk", "usd": "usd-core"}
 """The pip package each backend imports."""
-
-
-def check_backend_runs_here(backend: str) -> None:
-    """Refuse the GL viewer on a machine without a display.
-
-    Raises:
-        SystemExit: For ``gl`` without a display; names ``--viewer viser`` instead.
-    """
-    if backend == "gl" and not has_display():
-        raise SystemExit(
-            "--viewer gl opens a window, but this machine has no display ($DISPLAY is unset); use --viewer viser"
-            " (a web page, the script prints its URL) or --viewer usd --record FILE.usd."
-        )
 
 
 def make_newton_viewer(cfg: LiveViewerCfg) -> newton.viewer.ViewerBase:

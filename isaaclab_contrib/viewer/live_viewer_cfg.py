@@ -5,7 +5,7 @@ from __future__ import annotations
 from isaaclab.envs import ViewerCfg
 from isaaclab.utils import configclass
 
-from ..app.args import VIEWERS as VIEWER_BACKENDS
+from ..viewer_backends import VIEWER_BACKENDS
 
 
 @configclass

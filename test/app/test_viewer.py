@@ -45,6 +45,7 @@ def _screenshot(url: str, out: Path) -> np.ndarray:
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
+            "--enable-unsafe-swiftshader",  # software WebGL (newer Chromium no longer falls back to it by itself)
             "--disable-quic",
             "--no-first-run",
             "--disable-background-networking",
