@@ -8,6 +8,7 @@ import time
 import gymnasium as gym
 import numpy as np
 import torch
+import warp as wp
 
 from isaaclab_newton.physics import NewtonManager
 
@@ -103,9 +104,13 @@ class LiveViewer(gym.Wrapper):
         return self.budget.due()
 
     def draw(self) -> None:
-        """Draw the current state of the chosen envs (a frame at simulated time ``(steps + 1) * step_dt``)."""
-        start = time.perf_counter()
+        """Draw the current state of the chosen envs (a frame at simulated time ``(steps + 1) * step_dt``).
+
+        Waits for the queued env steps first, so that the frame budget counts the drawing alone.
+        """
         state = NewtonManager.get_state_0()
+        wp.synchronize_device(NewtonManager.get_model().device)  # the queued env steps: not drawing time
+        start = time.perf_counter()
         self.viewer.begin_frame((self._steps + 1) * self.step_dt)
         self.viewer.log_state(state)
         if self.cfg.contacts and NewtonManager.get_contacts() is not None:
