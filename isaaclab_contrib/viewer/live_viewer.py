@@ -46,12 +46,10 @@ class LiveViewer(gym.Wrapper):
 
     Raises:
         ValueError: For the ``none`` backend.
-        SystemExit: If the backend cannot run here (see :func:`~.backends.make_newton_viewer`).
+        SystemExit: If the backend cannot run here (no display for ``gl``, its package missing).
     """
 
     def __init__(self, env: gym.Env, cfg: LiveViewerCfg) -> None:
-        if cfg.backend == "none":
-            raise ValueError("LiveViewer needs a backend other than 'none'.")
         super().__init__(env)
         unwrapped = env.unwrapped
         self.cfg = cfg
