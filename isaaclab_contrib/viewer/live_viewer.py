@@ -13,6 +13,7 @@ import warp as wp
 from isaaclab_newton.physics import NewtonManager
 
 from .backends import make_newton_viewer
+from .chosen_particles import ChosenParticles
 from .command_arrows import VelocityCommandArrows
 from .frame_budget import FrameBudget
 from .live_viewer_cfg import LiveViewerCfg
@@ -60,7 +61,9 @@ class LiveViewer(gym.Wrapper):
         self.viewer.set_model(model)
         self.viewer.set_visible_worlds(self.env_ids)
         self.viewer.set_world_offsets((0.0, 0.0, 0.0))  # the envs are already laid out at their origins
-        self.viewer.show_particles = model.particle_count > 0
+        self.viewer.show_particles = False  # Newton's viewers draw every world's particles: ours are drawn below
+        # Particle media (MPM, granular) as points; cloth and soft bodies are drawn as Newton's triangle meshes.
+        self.particles = ChosenParticles(model, self.env_ids) if model.particle_count and not model.tri_count else None
         self.viewer.show_contacts = cfg.contacts
         centre = origins[self.env_ids].float().mean(dim=0).cpu().numpy()
         eye = centre + np.asarray(cfg.camera_eye)
@@ -113,6 +116,8 @@ class LiveViewer(gym.Wrapper):
         self.viewer.log_state(state)
         if self.cfg.contacts and NewtonManager.get_contacts() is not None:
             self.viewer.log_contacts(NewtonManager.get_contacts(), state)
+        if self.particles is not None:
+            self.particles.draw(self.viewer, state)
         for arrows in self.arrows:
             arrows.draw(self.viewer)
         self.viewer.end_frame()
