@@ -20,10 +20,10 @@ from .live_viewer_cfg import LiveViewerCfg
 
 
 def nearest_envs(env_origins: torch.Tensor, count: int) -> list[int]:
-    """The ``count`` env ids whose origins lie nearest the world origin (ties: lower id first), ascending."""
+    """The ``count`` env ids whose origins lie nearest the world origin, nearest first (ties: lower id first)."""
     distance = torch.linalg.norm(env_origins[:, :2].float(), dim=-1).cpu().numpy()
     order = np.lexsort((np.arange(len(distance)), np.round(distance, 6)))
-    return sorted(int(i) for i in order[:count])
+    return [int(i) for i in order[:count]]
 
 
 def look_angles(eye, target) -> tuple[float, float]:
@@ -65,7 +65,7 @@ class LiveViewer(gym.Wrapper):
         # Particle media (MPM, granular) as points; cloth and soft bodies are drawn as Newton's triangle meshes.
         self.particles = ChosenParticles(model, self.env_ids) if model.particle_count and not model.tri_count else None
         self.viewer.show_contacts = cfg.contacts
-        centre = origins[self.env_ids].float().mean(dim=0).cpu().numpy()
+        centre = origins[self.env_ids[0]].float().cpu().numpy()  # the env nearest the origin
         eye = centre + np.asarray(cfg.camera_eye)
         pitch, yaw = look_angles(eye, centre + np.asarray(cfg.camera_target))
         self.viewer.set_camera(tuple(float(x) for x in eye), pitch, yaw)

@@ -46,10 +46,10 @@ class LiveViewerCfg(ViewerCfg):
     While recording, frames are drawn every ``1 / rate_hz`` seconds of simulated time instead of wall time."""
 
     camera_eye: tuple[float, float, float] = (4.0, -6.0, 3.0)
-    """Camera position [m], relative to the centre of the drawn envs' origins."""
+    """Camera position [m], relative to the origin of the drawn env nearest the world origin."""
 
     camera_target: tuple[float, float, float] = (0.0, 0.0, 0.5)
-    """Point the camera looks at [m], relative to the centre of the drawn envs' origins."""
+    """Point the camera looks at [m], relative to the origin of the drawn env nearest the world origin."""
 
     def __post_init__(self) -> None:
         """Check the fields (core's deprecation warning is for its Kit fields, which this viewer does not use).

@@ -39,10 +39,10 @@ def test_bad_fields_are_refused_by_name(fields, message):
 
 
 def test_nearest_envs_are_those_around_the_origin():
-    """Of a 3 x 3 grid of env origins 2 m apart, the centre env is nearest, then its four edge neighbours."""
+    """Of a 3 x 3 grid of env origins 2 m apart, the centre env comes first, then its four edge neighbours."""
     grid = torch.tensor([(x, y, 0.0) for x in (-2.0, 0.0, 2.0) for y in (-2.0, 0.0, 2.0)])
     assert nearest_envs(grid, 1) == [4]
-    assert nearest_envs(grid, 5) == [1, 3, 4, 5, 7]
+    assert nearest_envs(grid, 5) == [4, 1, 3, 5, 7]
 
 
 def test_look_angles_point_at_the_target():
