@@ -18,7 +18,8 @@ ISAACLAB_PIN="isaaclab==3.0.0"
 # Runtime dependencies Isaac Lab core needs to import without Isaac Sim (its own pins are not ours).
 CORE_DEPS=(lazy_loader prettytable psutil trimesh scipy h5py hydra-core rich tqdm Jinja2 filelock
            matplotlib pillow newton-usd-schemas)
-OUR_DEPS=(torch gymnasium usd-core rsl-rl-lib imageio imageio-ffmpeg pytest pytest-timeout pytest-xdist ruff)
+OUR_DEPS=(torch gymnasium usd-core rsl-rl-lib imageio imageio-ffmpeg "viser>=1.1.1" pytest pytest-timeout pytest-xdist
+          ruff)
 
 find_python312() {
     local cand
@@ -47,6 +48,24 @@ for path in (site / "isaaclab_newton", site / "isaaclab_contrib",
 PYEOF
 }
 
+install_chromium() {
+    # Debian's chromium: the viewer test screenshots the viser page with it (test/app/test_viewer.py).
+    command -v chromium >/dev/null 2>&1 && return 0
+    command -v apt-get >/dev/null 2>&1 || {
+        echo "[isaaclab.sh] no apt-get: install Chromium yourself for test/app/test_viewer.py" >&2; return 0; }
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null 2>&1 || {
+            echo "[isaaclab.sh] not root and no sudo: run 'apt-get install chromium' as root" >&2; return 0; }
+        sudo="sudo -n"  # never prompts: without a password-less sudo the install says what to run
+    fi
+    echo "[isaaclab.sh] installing Debian's chromium (apt-get)"
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1 \
+        || { $sudo apt-get update -qq >/dev/null 2>&1 \
+             && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+        || echo "[isaaclab.sh] apt-get could not install chromium; run: apt-get install chromium (as root)" >&2
+}
+
 pip_q() {
     # Quiet pip; drop the noise about missing local index folders some machines configure.
     "$PY" -m pip -q "$@" 2> >(grep -v "is neither a file nor a directory" >&2)
@@ -66,6 +85,7 @@ install() {
     remove_bundled_backends
     pip_q install --no-deps --no-build-isolation -e "$ROOT"
     "$PY" -c 'import isaaclab_newton, isaaclab_contrib; print("[isaaclab.sh] isaaclab_newton ->", isaaclab_newton.__file__)'
+    install_chromium
 }
 
 run_tests() {

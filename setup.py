@@ -24,6 +24,7 @@ setup(
         "gymnasium",
         "usd-core",
         "newton-usd-schemas",
+        "viser>=1.1.1",
     ],
     zip_safe=False,
 )

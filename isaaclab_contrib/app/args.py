@@ -12,6 +12,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from ..viewer_backends import VIEWER_BACKENDS, check_backend_runs_here
 from .devices import default_device, device_arg
 from .task_ids import UnknownTaskError, is_upstream, our_task_ids, registration_kwargs
 
@@ -76,7 +77,8 @@ def shared_parser(*, task: str | None = None) -> argparse.ArgumentParser:
     """The arguments every script that runs a task takes; pass it as a parent (``parents=[shared_parser()]``).
 
     ``--task``, ``--num_envs``, ``--device``, ``--seed``, ``--solver``, upstream ``presets=...``, ``--verbose``
-    and ``--headless`` (accepted as upstream's scripts take it; there is no viewer window here). A script adds only
+    and ``--headless`` (accepted as upstream's scripts take it; there is no Kit window here, the live viewer is
+    :func:`viewer_parser`'s ``--viewer``). A script adds only
     the arguments of its own.
 
     Args:
@@ -101,8 +103,9 @@ def shared_parser(*, task: str | None = None) -> argparse.ArgumentParser:
         metavar="presets=NAME[,NAME...]",
         help="isaaclab_tasks presets (as upstream's scripts take them), e.g. presets=depth.",
     )
-    # Viewer arguments (--viewer, --viewer_envs) join this group when the scripts get a viewer.
-    group.add_argument("--headless", action="store_true", help="Accepted as upstream's scripts take it (no viewer).")
+    group.add_argument(
+        "--headless", action="store_true", help="Accepted as upstream's scripts take it (no Kit window; see --viewer)."
+    )
     return parser
 
 
@@ -164,6 +167,95 @@ def video_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def positive_float(text: str) -> float:
+    """A finite number above 0 (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number above 0, got {text!r}") from None
+    if not 0.0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number above 0, got {text}")
+    return value
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 1 to 65535 (argparse type)."""
+    value = int_at_least(1)(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"a port is at most 65535, got {value}")
+    return value
+
+
+def viewer_parser() -> argparse.ArgumentParser:
+    """Live-viewer arguments (Newton's viewers, drawn between env steps); a parent like :func:`shared_parser`.
+
+    ``--viewer viser`` serves a web page (the script prints its URL; the choice on a headless machine), ``gl``
+    opens a window (needs a display), ``rerun`` streams to Rerun, ``usd`` writes ``--record FILE.usd``.
+    """
+    parser = argparse.ArgumentParser(add_help=False)
+    group = parser.add_argument_group("viewer")
+    group.add_argument(
+        "--viewer",
+        choices=VIEWER_BACKENDS,
+        default="none",
+        help="Live viewer: viser (web page, headless machines), gl (window), rerun, usd (--record FILE.usd) or none"
+        " (default).",
+    )
+    group.add_argument(
+        "--viewer_envs", type=positive_int, default=4, help="Envs drawn, those nearest the origin (default 4)."
+    )
+    group.add_argument(
+        "--viewer_rate",
+        type=positive_float,
+        default=30.0,
+        help="Most frames per wall-clock second [Hz] (default 30); drawing never takes over 3 %% of wall time.",
+    )
+    group.add_argument("--viewer_contacts", action="store_true", help="Also draw contact points and normals.")
+    group.add_argument("--viewer_port", type=port_number, default=8080, help="Port of the viser page (default 8080).")
+    group.add_argument(
+        "--record",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="--viewer viser: write a .viser recording (replays offline in a browser); --viewer usd: the USD file.",
+    )
+    return parser
+
+
+def check_viewer_args(args: argparse.Namespace) -> None:
+    """Refuse viewer arguments that do not fit together, or a GL viewer on a machine without a display.
+
+    Raises:
+        SystemExit: Naming the fix.
+    """
+    if args.record is not None and args.viewer not in ("viser", "usd"):
+        raise SystemExit(f"--record writes a viser or USD recording; add --viewer viser (or usd), not {args.viewer}.")
+    if args.viewer == "viser" and args.record is not None and args.record.suffix != ".viser":
+        raise SystemExit(f"--viewer viser records a .viser file, got --record {args.record}.")
+    if args.viewer == "usd" and args.record is None:
+        raise SystemExit("--viewer usd writes an animated USD file: add --record FILE.usd.")
+    check_backend_runs_here(args.viewer)
+
+
+def viewer_options(args: argparse.Namespace):
+    """The :func:`viewer_parser` arguments as a :class:`~isaaclab_contrib.viewer.LiveViewerCfg` (``None``: none).
+
+    Imports Isaac Lab's config machinery; call it after :func:`parse_args`.
+    """
+    if args.viewer == "none":
+        return None
+    from ..viewer.live_viewer_cfg import LiveViewerCfg
+
+    return LiveViewerCfg(
+        backend=args.viewer,
+        num_envs=args.viewer_envs,
+        rate_hz=args.viewer_rate,
+        contacts=args.viewer_contacts,
+        port=args.viewer_port,
+        record=None if args.record is None else str(args.record),
+    )
+
+
 def parse_args(
     parser: argparse.ArgumentParser,
     argv: list[str] | None = None,
@@ -192,6 +284,8 @@ def parse_args(
     args = parser.parse_args(argv)
     for task in _named_tasks(args):
         check_task(task, agent=agent)
+    if "viewer" in vars(args):
+        check_viewer_args(args)
     if check is not None:
         check(args)
     args.device = args.device or default_device()

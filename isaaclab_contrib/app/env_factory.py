@@ -79,6 +79,7 @@ def make_env(
     solver: str | None = None,
     presets: tuple[str, ...] = (),
     cfg: Any = None,
+    viewer: Any = None,
     verbose: bool = False,
 ) -> gym.Env:
     """Build the env of ``task``.
@@ -94,6 +95,9 @@ def make_env(
         solver: Physics preset (see :func:`load_env_cfg`); not with ``cfg``.
         presets: Upstream presets (see :func:`load_env_cfg`); not with ``cfg``.
         cfg: A config of ``task`` from :func:`load_env_cfg` that the caller changed (default: a new one).
+        viewer: A :class:`~isaaclab_contrib.viewer.LiveViewerCfg` that draws the env live (default: the config's
+            ``viewer`` field where it is one; none otherwise). The env comes back wrapped in a
+            :class:`~isaaclab_contrib.viewer.LiveViewer` unless its backend is ``none``.
         verbose: Print everything the libraries print.
 
     Raises:
@@ -122,7 +126,21 @@ def make_env(
         spec = graph_stepped_spec(task)
     configure_output(verbose=verbose)
     with held_prints(verbose=verbose):
-        return gym.make(spec, cfg=cfg)
+        env = gym.make(spec, cfg=cfg)
+    return _attach_viewer(env, viewer if viewer is not None else getattr(cfg, "viewer", None))
+
+
+def _attach_viewer(env: gym.Env, viewer: Any) -> gym.Env:
+    """``env`` wrapped in a live viewer where ``viewer`` is a :class:`LiveViewerCfg` with a backend."""
+    from ..viewer import LiveViewer, LiveViewerCfg
+
+    if not isinstance(viewer, LiveViewerCfg) or viewer.backend == "none":
+        return env
+    try:
+        return LiveViewer(env, viewer)
+    except BaseException:
+        env.close()
+        raise
 
 
 def _load_entry_point(entry: str) -> Any:

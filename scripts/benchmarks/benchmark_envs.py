@@ -22,10 +22,16 @@ the environment reaches, with ``env_graph`` (the manager replays its substep gra
 env steps replay from a CUDA graph). Results are printed, written as JSON (``--out``) and drawn as a PNG (``--plot``):
 throughput against environment count per task, the environment next to its ceiling.
 
+With ``--viewer viser`` (or another live viewer) the envs are drawn while they are timed, and each row also gives
+``viewer_frames`` (frames drawn in the timed steps) and ``viewer_draw_share`` (their share of the timed wall time);
+running the same command without it gives the viewer's cost.
+
 Examples::
 
     ./isaaclab.sh -p scripts/benchmarks/benchmark_envs.py --device cuda:0 --out /tmp/envs.json
     ./isaaclab.sh -p scripts/benchmarks/benchmark_envs.py --device cpu --num_envs 16 64 --steps 20
+    ./isaaclab.sh -p scripts/benchmarks/benchmark_envs.py --device cuda:0 --tasks Isaac-Ant-Direct-v0 \
+        --num_envs 4096 --steps 2000 --viewer viser --out /tmp/envs_viser.json
 """
 
 from __future__ import annotations
@@ -62,6 +68,9 @@ class Result:
     env_graph: bool = False
     env_step_graph: bool = False
     raw_graph: bool = False
+    viewer: str = "none"
+    viewer_frames: int | None = None
+    viewer_draw_share: float | None = None
 
 
 def _sync(device: str) -> None:
@@ -82,7 +91,10 @@ def time_env(task: str, num_envs: int, args: argparse.Namespace, result: Result)
     cfg = load_env_cfg(task, solver=args.solver)
     result.decimation = int(cfg.decimation)
     start = time.perf_counter()
-    env = make_env(task, cfg=cfg, num_envs=num_envs, device=args.device, seed=args.seed, verbose=args.verbose)
+    viewer = script_args.viewer_options(args)
+    env = make_env(
+        task, cfg=cfg, num_envs=num_envs, device=args.device, seed=args.seed, viewer=viewer, verbose=args.verbose
+    )
     env.reset()
     _sync(args.device)
     result.setup_s = time.perf_counter() - start
@@ -99,11 +111,18 @@ def time_env(task: str, num_envs: int, args: argparse.Namespace, result: Result)
     for _ in range(args.warmup):
         env.step(actions)
     _sync(args.device)
+    budget = getattr(env, "budget", None)  # the live viewer's frame budget (--viewer)
+    frames, drawing = (budget.drawn, budget.draw_time) if budget is not None else (0, 0.0)
     start = time.perf_counter()
     for _ in range(args.steps):
         env.step(actions)
     _sync(args.device)
-    result.env_steps_per_s = num_envs * args.steps / (time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    result.env_steps_per_s = num_envs * args.steps / elapsed
+    if budget is not None:
+        result.viewer = viewer.backend
+        result.viewer_frames = budget.drawn - frames
+        result.viewer_draw_share = (budget.draw_time - drawing) / elapsed
     from isaaclab_newton.physics import NewtonManager
 
     result.env_graph = NewtonManager.uses_graph()
@@ -242,7 +261,9 @@ def plot(results: list[Result], path: pathlib.Path, title: str) -> None:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line, refused before torch, Warp and Newton load; per-device defaults filled in."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], parents=[script_args.sweep_parser()])
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], parents=[script_args.sweep_parser(), script_args.viewer_parser()]
+    )
     parser.add_argument(
         "--steps", type=script_args.positive_int, default=None, help="Timed env steps (default 200 CUDA, 20 CPU)."
     )

@@ -11,13 +11,20 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from isaaclab_contrib.app.args import env_options, parse_args, positive_int, shared_parser  # noqa: E402
+from isaaclab_contrib.app.args import (  # noqa: E402
+    env_options,
+    parse_args,
+    positive_int,
+    shared_parser,
+    viewer_options,
+    viewer_parser,
+)
 from isaaclab_contrib.app.entry import run_script  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
-        description="Zero-action agent for Isaac Lab tasks on Newton.", parents=[shared_parser()]
+        description="Zero-action agent for Isaac Lab tasks on Newton.", parents=[shared_parser(), viewer_parser()]
     )
     parser.add_argument("--steps", type=positive_int, default=500, help="Environment steps to run.")
     args = parse_args(parser)  # before torch, Warp and Newton load
@@ -25,7 +32,7 @@ def main() -> None:
 
     from isaaclab_contrib.app.env_factory import make_env
 
-    env = make_env(args.task, **env_options(args))
+    env = make_env(args.task, **env_options(args), viewer=viewer_options(args))
     try:
         run(env, lambda zeros: zeros, args.steps)
     finally:

@@ -223,3 +223,73 @@ def test_parse_args_fills_in_the_default_device(monkeypatch):
     monkeypatch.setattr("isaaclab_contrib.app.devices.cuda_device_count", lambda: None)
     parser = argparse.ArgumentParser(parents=[script_args.shared_parser()])
     assert script_args.parse_args(parser, ["--task", "Isaac-Cartpole-Direct-v0"]).device == "cpu"
+
+
+VIEWER_SCRIPTS = [
+    TRAIN,
+    PLAY,
+    ZERO,
+    SCRIPTS / "environments" / "random_agent.py",
+    SCRIPTS / "benchmarks" / "benchmark_envs.py",
+]
+"""Scripts that take the live-viewer arguments (:func:`~isaaclab_contrib.app.args.viewer_parser`)."""
+
+
+@pytest.mark.parametrize("script", VIEWER_SCRIPTS, ids=lambda p: p.name)
+def test_viewer_scripts_refuse_an_unknown_viewer_early(script):
+    """Every script with a live viewer lists --viewer and refuses an unknown one by its choices within 2 s."""
+    assert "--viewer_envs" in _answer(script, "--help").stdout
+    result = _answer(script, "--viewer", "vr")
+    assert result.returncode != 0 and "argument --viewer: invalid choice: 'vr'" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--viewer_envs", "0"], "argument --viewer_envs: must be at least 1, got 0"),
+        (["--viewer_rate", "0"], "argument --viewer_rate: must be a number above 0, got 0"),
+        (["--viewer_rate", "fast"], "argument --viewer_rate: expected a number above 0, got 'fast'"),
+        (["--viewer_port", "70000"], "argument --viewer_port: a port is at most 65535, got 70000"),
+        (["--record", "run.viser"], "--record writes a viser or USD recording; add --viewer viser"),
+        (["--viewer", "viser", "--record", "run.mp4"], "--viewer viser records a .viser file"),
+        (["--viewer", "usd"], "--viewer usd writes an animated USD file: add --record FILE.usd"),
+    ],
+    ids=["zero-envs", "zero-rate", "rate-word", "port", "record-without-viewer", "record-suffix", "usd-no-file"],
+)
+def test_bad_viewer_arguments_are_refused_by_name(argv, message, capsys):
+    """Viewer arguments out of range or not fitting together are refused with a message naming the fix."""
+    parser = argparse.ArgumentParser(parents=[script_args.shared_parser(), script_args.viewer_parser()])
+    with pytest.raises(SystemExit) as exit_info:
+        script_args.parse_args(parser, ["--task", "Isaac-Cartpole-Direct-v0", *argv])
+    assert message in f"{exit_info.value.code}{capsys.readouterr().err}"
+
+
+def test_gl_viewer_without_a_display_names_viser(monkeypatch):
+    """--viewer gl on a Linux machine without $DISPLAY says to use --viewer viser."""
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    parser = argparse.ArgumentParser(parents=[script_args.shared_parser(), script_args.viewer_parser()])
+    with pytest.raises(SystemExit, match="no display.*use --viewer viser"):
+        script_args.parse_args(parser, ["--task", "Isaac-Cartpole-Direct-v0", "--viewer", "gl"])
+
+
+def test_viewer_options_are_a_live_viewer_cfg():
+    """The viewer arguments become a LiveViewerCfg; --viewer none (the default) gives none."""
+    from isaaclab_contrib.viewer import LiveViewerCfg
+
+    parser = argparse.ArgumentParser(parents=[script_args.viewer_parser()])
+    assert script_args.viewer_options(parser.parse_args([])) is None
+    args = parser.parse_args(
+        ["--viewer", "viser", "--viewer_envs", "2", "--viewer_rate", "10", "--viewer_contacts", "--record", "a.viser"]
+    )
+    cfg = script_args.viewer_options(args)
+    assert isinstance(cfg, LiveViewerCfg)
+    assert (cfg.backend, cfg.num_envs, cfg.rate_hz, cfg.contacts, cfg.port, cfg.record) == (
+        "viser",
+        2,
+        10.0,
+        True,
+        8080,
+        "a.viser",
+    )

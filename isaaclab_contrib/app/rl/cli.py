@@ -11,7 +11,7 @@ import argparse
 import os
 from dataclasses import dataclass
 
-from ..args import non_negative_int, parse_args, positive_int, shared_parser, video_parser
+from ..args import non_negative_int, parse_args, positive_int, shared_parser, video_parser, viewer_parser
 from ..devices import cuda_device_count
 from .runs import check_checkpoint_task, experiment_dir, resolve_checkpoint
 
@@ -31,10 +31,10 @@ class Placement:
 
 
 def train_parser() -> argparse.ArgumentParser:
-    """Arguments of ``train.py``: the shared ones, recording, and its own."""
+    """Arguments of ``train.py``: the shared ones, recording, the live viewer, and its own."""
     parser = argparse.ArgumentParser(
         description="Train a task on Newton with rsl-rl's PPO.",
-        parents=[shared_parser(), video_parser(), _run_parser()],
+        parents=[shared_parser(), video_parser(), viewer_parser(), _run_parser()],
     )
     parser.add_argument("--max_iterations", type=positive_int, default=None, help="Iterations (default: agent's).")
     parser.add_argument("--run_name", default="", help="Suffix of the run folder's timestamp.")
@@ -52,10 +52,10 @@ def train_parser() -> argparse.ArgumentParser:
 
 
 def play_parser() -> argparse.ArgumentParser:
-    """Arguments of ``play.py``: the shared ones, recording, and its own."""
+    """Arguments of ``play.py``: the shared ones, recording, the live viewer, and its own."""
     parser = argparse.ArgumentParser(
         description="Run, score and export a policy trained with train.py.",
-        parents=[shared_parser(), video_parser(), _run_parser()],
+        parents=[shared_parser(), video_parser(), viewer_parser(), _run_parser()],
     )
     parser.add_argument(
         "--checkpoint", default="latest", help="A model_<n>.pt, a run folder, or 'latest' (default): newest run."

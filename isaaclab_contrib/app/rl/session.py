@@ -14,6 +14,7 @@ from isaaclab_rl.rsl_rl import (
 )
 from rsl_rl.runners import OnPolicyRunner
 
+from ..args import viewer_options
 from ..console import held_prints
 from ..env_factory import load_agent_cfg, load_env_cfg, make_env
 from .cli import Placement
@@ -49,13 +50,17 @@ def configure_agent(agent_cfg: RslRlOnPolicyRunnerCfg, args: argparse.Namespace,
 
 
 def make_task_env(args: argparse.Namespace, env_cfg, agent_cfg: RslRlOnPolicyRunnerCfg, placement: Placement):
-    """The env of ``--task`` from ``env_cfg``, on the agent's device and seed (:func:`configure_agent`)."""
+    """The env of ``--task`` from ``env_cfg``, on the agent's device and seed (:func:`configure_agent`).
+
+    ``--viewer`` draws it live on rank 0 only.
+    """
     return make_env(
         args.task,
         cfg=env_cfg,
         num_envs=args.num_envs,
         device=placement.device,
         seed=agent_cfg.seed,
+        viewer=viewer_options(args) if placement.writes_logs else None,
         verbose=args.verbose,
     )
 
