@@ -117,19 +117,21 @@ LAYERS = {
     ),
     "isaaclab_contrib": (
         ("app",),
+        ("viewer",),
         ("upstream",),
         ("tasks",),
         ("envs", "mdp", "coupling", "custom_coupling"),
         ("assets", "controllers", "sensors"),
-        ("actuators", "asset_cache"),
+        ("actuators", "asset_cache", "viewer_backends"),
     ),
 }
 """Each package's subpackages by layer, top first: a module imports its own layer and those below, never one above.
 
 isaaclab_newton: envs build on the scene pieces (assets, sensors, ...), which build on sim (spawners, the
 simulation context), which builds on physics (the Newton manager). isaaclab_contrib (all of it above
-isaaclab_newton): app runs tasks of both registries, upstream adapts isaaclab_tasks (reusing our tasks' pieces),
-tasks are ours, built on the env machinery and the scene pieces, which use actuators and the asset cache."""
+isaaclab_newton): app runs tasks of both registries and shows them through the live viewer, upstream adapts
+isaaclab_tasks (reusing our tasks' pieces), tasks are ours, built on the env machinery and the scene pieces, which
+use actuators, the asset cache and the viewer backend checks."""
 
 UPWARD_ALLOWED = {("isaaclab_contrib.tasks", "isaaclab_contrib.upstream.modules")}
 """(importing subpackage, imported module) pairs allowed to point up: ``upstream.modules`` loads isaaclab_tasks
