@@ -41,17 +41,26 @@ fi
 [ $# -eq 0 ] && set -- test
 # The slowest files on the H200 (cold Warp kernel cache, 16 workers) start first, so that none of them is the tail
 # of the run: test/conftest.py moves the files ISAACLAB_NEWTON_TEST_FIRST names to the front.
-export ISAACLAB_NEWTON_TEST_FIRST="${ISAACLAB_NEWTON_TEST_FIRST-test/test_docs.py test/tasks/test_lift_franka.py
+export ISAACLAB_NEWTON_TEST_FIRST="${ISAACLAB_NEWTON_TEST_FIRST-test/test_docs.py test/tasks/test_manipulation.py
+    test/tasks/test_reorient_shadow.py test/tasks/test_lift_franka.py test/app/test_viewer.py
     test/upstream/test_offline_upstream_tasks.py test/physics/test_solver_physics.py test/sensors/test_ray_caster.py
     test/envs/test_graph_step.py test/observables/test_solver_matrix.py test/physics/test_cpu_graph.py
     test/physics/test_newton_cfg_fields.py test/controllers/ik/test_newton_ik_solver.py test/cloner/test_terrain_source.py
     test/coupling/test_couplers.py test/envs/test_nonfinite.py test/envs/test_mask_reset.py}"
 
+# The viser page test needs Debian's Chromium (./isaaclab.sh --install puts it on CI's machine); a GPU machine
+# without it leaves that one test out, by name, instead of failing it.
+deselect=()
+if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
+    deselect=(--deselect test/app/test_viewer.py::test_viser_page_draws_the_robot)
+    echo "gpu_suite: no Chromium here: test/app/test_viewer.py::test_viser_page_draws_the_robot left out (CI runs it)"
+fi
+
 limit=()
 [ -n "${GPU_SUITE_TIMEOUT:-}" ] && limit=(timeout -s INT -k 30 "$GPU_SUITE_TIMEOUT")
 start=$(date +%s)
-ISAACLAB_NEWTON_TEST_DEVICE=$device "${limit[@]}" "$py" -m pytest -q -p no:benchmark -n "$workers" --dist loadfile -rfEs --durations=20 \
-    --junitxml="$out/junit.xml" "$@" 2>&1 | tee "$out/pytest.log"
+ISAACLAB_NEWTON_TEST_DEVICE=$device "${limit[@]}" "$py" -m pytest -q -p no:benchmark -n "$workers" --dist loadfile -rfEs --durations=40 \
+    --junitxml="$out/junit.xml" "${deselect[@]}" "$@" 2>&1 | tee "$out/pytest.log"
 rc=${PIPESTATUS[0]}
 elapsed=$(($(date +%s) - start))
 
