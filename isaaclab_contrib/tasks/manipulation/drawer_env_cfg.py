@@ -35,8 +35,8 @@ from isaaclab_newton.sim import GroundPlaneCfg, MjcfFileCfg
 
 from . import mdp as task_mdp
 from .cabinet_asset import DRAWER_TRAVEL, ensure_cabinet_mjcf
-from .lift_env_cfg import FINGER_BODIES, HAND, ActionsCfg
 from .panda_cfg import PANDA_ARM_JOINTS, PANDA_CFG, PANDA_FINGER_JOINTS
+from .panda_terms import HAND, PandaActionsCfg, arm_gains_event, finger_friction_event
 from .physics_cfg import grasp_physics
 
 CABINET_POS = (0.83, 0.0, 0.0)
@@ -88,27 +88,8 @@ class ObservationsCfg:
 class EventCfg:
     """Startup physics randomization and the mask-safe resets."""
 
-    finger_material = EventTerm(
-        func=mdp.randomize_rigid_body_material,
-        mode="startup",
-        params={
-            "asset_cfg": SceneEntityCfg("robot", body_names=FINGER_BODIES),
-            "static_friction_range": (0.8, 1.2),
-            "dynamic_friction_range": (0.8, 1.2),
-            "restitution_range": (0.0, 0.0),
-            "num_buckets": 64,
-        },
-    )
-    arm_gains = EventTerm(
-        func=mdp.randomize_actuator_gains,
-        mode="startup",
-        params={
-            "asset_cfg": SceneEntityCfg("robot", joint_names=PANDA_ARM_JOINTS),
-            "stiffness_distribution_params": (0.8, 1.2),
-            "damping_distribution_params": (0.8, 1.2),
-            "operation": "scale",
-        },
-    )
+    finger_material = finger_friction_event()
+    arm_gains = arm_gains_event()
     drawer_mass = EventTerm(
         func=mdp.randomize_rigid_body_mass,
         mode="startup",
@@ -172,7 +153,7 @@ class OpenDrawerFrankaEnvCfg(ManagerBasedRLEnvCfg):
 
     scene: OpenDrawerSceneCfg = OpenDrawerSceneCfg(num_envs=4096, env_spacing=3.0)
     observations: ObservationsCfg = ObservationsCfg()
-    actions: ActionsCfg = ActionsCfg()
+    actions: PandaActionsCfg = PandaActionsCfg()
     rewards: RewardsCfg = RewardsCfg()
     terminations: TerminationsCfg = TerminationsCfg()
     events: EventCfg = EventCfg()

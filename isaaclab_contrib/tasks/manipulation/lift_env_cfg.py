@@ -38,7 +38,8 @@ from isaaclab_contrib.envs.nonfinite import nonfinite_state
 from isaaclab_newton.sim import GroundPlaneCfg
 
 from . import mdp as task_mdp
-from .panda_cfg import PANDA_ARM_JOINTS, PANDA_CFG, PANDA_FINGER_JOINTS, PANDA_FINGER_OPEN, PANDA_HAND_BODY
+from .panda_cfg import PANDA_CFG, PANDA_HAND_BODY
+from .panda_terms import HAND, PandaActionsCfg, arm_gains_event, finger_friction_event
 from .physics_cfg import grasp_physics
 
 CUBE_SIZE = 0.05
@@ -60,9 +61,6 @@ CUBE_CFG = RigidObjectCfg(
     init_state=RigidObjectCfg.InitialStateCfg(pos=(0.5, 0.0, CUBE_SIZE / 2)),
 )
 """A 5 cm, 100 g cube (friction 1) resting on the ground 0.5 m in front of the robot."""
-
-HAND = SceneEntityCfg("robot", body_names=PANDA_HAND_BODY)
-FINGER_BODIES = "panda0_.*finger"
 
 
 @configclass
@@ -86,21 +84,6 @@ class CommandsCfg:
         ranges=mdp.UniformPoseCommandCfg.Ranges(
             pos_x=(0.4, 0.6), pos_y=(-0.25, 0.25), pos_z=(0.25, 0.5), roll=(0.0, 0.0), pitch=(0.0, 0.0), yaw=(0.0, 0.0)
         ),
-    )
-
-
-@configclass
-class ActionsCfg:
-    """Arm joint position offsets and a binary gripper."""
-
-    arm_action = mdp.JointPositionActionCfg(
-        asset_name="robot", joint_names=[PANDA_ARM_JOINTS], scale=0.5, use_default_offset=True
-    )
-    gripper_action = mdp.BinaryJointPositionActionCfg(
-        asset_name="robot",
-        joint_names=[PANDA_FINGER_JOINTS],
-        open_command_expr={PANDA_FINGER_JOINTS: PANDA_FINGER_OPEN},
-        close_command_expr={PANDA_FINGER_JOINTS: 0.0},
     )
 
 
@@ -147,27 +130,8 @@ class EventCfg:
             "num_buckets": 64,
         },
     )
-    finger_material = EventTerm(
-        func=mdp.randomize_rigid_body_material,
-        mode="startup",
-        params={
-            "asset_cfg": SceneEntityCfg("robot", body_names=FINGER_BODIES),
-            "static_friction_range": (0.8, 1.2),
-            "dynamic_friction_range": (0.8, 1.2),
-            "restitution_range": (0.0, 0.0),
-            "num_buckets": 64,
-        },
-    )
-    arm_gains = EventTerm(
-        func=mdp.randomize_actuator_gains,
-        mode="startup",
-        params={
-            "asset_cfg": SceneEntityCfg("robot", joint_names=PANDA_ARM_JOINTS),
-            "stiffness_distribution_params": (0.8, 1.2),
-            "damping_distribution_params": (0.8, 1.2),
-            "operation": "scale",
-        },
-    )
+    finger_material = finger_friction_event()
+    arm_gains = arm_gains_event()
     reset_robot_joints = EventTerm(
         func=mdp.reset_joints_by_offset,
         mode="reset",
@@ -221,7 +185,7 @@ class LiftCubeFrankaEnvCfg(ManagerBasedRLEnvCfg):
 
     scene: LiftCubeSceneCfg = LiftCubeSceneCfg(num_envs=4096, env_spacing=2.5)
     observations: ObservationsCfg = ObservationsCfg()
-    actions: ActionsCfg = ActionsCfg()
+    actions: PandaActionsCfg = PandaActionsCfg()
     commands: CommandsCfg = CommandsCfg()
     rewards: RewardsCfg = RewardsCfg()
     terminations: TerminationsCfg = TerminationsCfg()
