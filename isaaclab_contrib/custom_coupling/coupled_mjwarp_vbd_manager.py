@@ -88,7 +88,7 @@ class NewtonCoupledMJWarpVBDManager(NewtonManager):
         with warnings.catch_warnings():
             # Shape margins are kept for the particle-shape contacts VBD runs on Newton's pipeline; MuJoCo's own
             # rigid contacts zero them in their spec, as they must, and say so once per geom and build.
-            warnings.filterwarnings("ignore", message=r"Geom .* zeroed for NATIVECCD", category=newton.NewtonWarning)
+            warnings.filterwarnings("ignore", message=r".*zeroed for NATIVECCD", category=newton.NewtonWarning)
             rigid = NewtonMJWarpManager._create_solver(model, solver_cfg.rigid_solver_cfg)
         return CoupledMJWarpVBDSolver(
             model,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import warnings
+
 import newton
 from newton.solvers import SolverMuJoCo
 
@@ -26,6 +29,9 @@ _OPTIONAL_KWARGS = (
     "update_data_interval",
 )
 
+_ZEROED_MARGIN = re.compile(r"^(?P<what>(Geom|Pair) .*): authored margin=.* zeroed for NATIVECCD")
+"""SolverMuJoCo's per-geom (and per-pair) warning that MuJoCo's native collision drops an authored margin."""
+
 
 class NewtonMJWarpManager(NewtonManager):
     """Runs MuJoCo Warp. With ``use_mujoco_contacts`` MuJoCo detects contacts itself and exports them into a
@@ -41,12 +47,16 @@ class NewtonMJWarpManager(NewtonManager):
             )
         if solver_cfg.use_mujoco_cpu and "cuda" in str(model.device):
             raise ValueError("MJWarpSolverCfg(use_mujoco_cpu=True) needs device='cpu'; MuJoCo C runs on the CPU only.")
-        return SolverMuJoCo(
-            model,
-            use_mujoco_cpu=solver_cfg.use_mujoco_cpu,
-            use_mujoco_contacts=solver_cfg.use_mujoco_contacts,
-            **kwargs,
-        )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            solver = SolverMuJoCo(
+                model,
+                use_mujoco_cpu=solver_cfg.use_mujoco_cpu,
+                use_mujoco_contacts=solver_cfg.use_mujoco_contacts,
+                **kwargs,
+            )
+        _replay_warnings(caught)
+        return solver
 
     @classmethod
     def _build_solver(cls, model: newton.Model, solver_cfg: MJWarpSolverCfg) -> None:
@@ -87,3 +97,22 @@ class NewtonMJWarpManager(NewtonManager):
     @classmethod
     def _supports_cuda_graph_capture(cls) -> bool:
         return not NewtonManager.get_solver_cfg().use_mujoco_cpu
+
+
+def _replay_warnings(caught: list[warnings.WarningMessage]) -> None:
+    """Re-issue the solver build's warnings, its zeroed-margin warnings (one per geom) folded into one."""
+    zeroed = []
+    for entry in caught:
+        match = _ZEROED_MARGIN.match(str(entry.message))
+        if match:
+            zeroed.append(match.group("what"))
+        else:
+            warnings.warn_explicit(entry.message, entry.category, entry.filename, entry.lineno, source=entry.source)
+    if zeroed:
+        warnings.warn(
+            f"{len(zeroed)} authored contact margins zeroed for NATIVECCD/MULTICCD compatibility (first: {zeroed[0]};"
+            " Newton #2106): MuJoCo's own contacts ignore them. To honour them, use"
+            " MJWarpSolverCfg(use_mujoco_contacts=False) and Newton's collision pipeline.",
+            newton.NewtonWarning,
+            stacklevel=3,
+        )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import newton
 import numpy as np
 import pytest
+import warp as wp
 from conftest import EAGER
 
 from isaaclab_newton.physics import (
@@ -36,8 +37,6 @@ def pipeline_kwargs(monkeypatch):
 
 
 def _add_plain_box(builder: newton.ModelBuilder) -> None:
-    import warp as wp
-
     builder.add_ground_plane()
     body = builder.add_body(xform=wp.transform((0.0, 0.0, 0.3), wp.quat_identity()))
     builder.add_shape_box(body, hx=0.1, hy=0.1, hz=0.1)
@@ -156,6 +155,21 @@ def test_mjwarp_ccd_iterations_reach_mujoco_warp(make_sim):
     scenes.add_dropped_box(NewtonManager.create_builder())
     sim.reset()
     assert int(NewtonManager.get_solver().mjw_model.opt.ccd_iterations) == 35
+
+
+def test_zeroed_mujoco_margins_are_reported_in_one_warning(make_sim):
+    """MuJoCo's own contacts zero every authored margin; the build says so in one NewtonWarning, not one per geom."""
+    sim = make_sim(MJWarpSolverCfg(use_mujoco_contacts=True), default_shape_cfg=NewtonShapeCfg(margin=0.01))
+    builder = NewtonManager.create_builder()
+    for height in (0.3, 0.6, 0.9):
+        body = builder.add_body(xform=wp.transform((0.0, 0.0, height), wp.quat_identity()))
+        builder.add_shape_box(body, hx=0.1, hy=0.1, hz=0.1)
+    with pytest.warns(newton.NewtonWarning) as caught:
+        sim.reset()
+    zeroed = [str(w.message) for w in caught if "zeroed for NATIVECCD" in str(w.message)]
+    assert len(zeroed) == 1
+    assert zeroed[0].startswith("3 authored contact margins zeroed")
+    assert "use_mujoco_contacts=False" in zeroed[0]
 
 
 def test_solver_cfgs_name_the_exported_managers():

@@ -14,8 +14,9 @@ def grasp_physics(*, num_substeps: int = 2, nconmax: int = 96, njmax: int = 300)
     * 50 solver iterations and substeps of at most 4.2 ms (``num_substeps``; the lift's 10 ms physics step takes 4):
       at 5 ms substeps the pads' soft contacts (the MJCF's ``solimp`` 0.8) let a squeezed cube spin out of the
       grasp on the first lifting step (measured: 20 rad/s), at 2.5 ms it is held with under 1 mm of slip.
-    * A 5 mm contact margin and gap on every shape: pad contacts exist before the pads touch, so a closing gripper
-      meets the cube without a first-contact impulse.
+    * A 5 mm contact gap on every shape: pad contacts are detected before the pads touch (MuJoCo's gap widens the
+      detection envelope without adding force), so a closing gripper meets the cube without a first-contact
+      impulse. The margin stays 0: MuJoCo's native box collision zeroes any authored margin.
     * ``nconmax`` contacts and ``njmax`` constraint rows per world: capsule fingers on a box make many contacts
       (the default capacity drops some and the cube slips).
 
@@ -29,5 +30,5 @@ def grasp_physics(*, num_substeps: int = 2, nconmax: int = 96, njmax: int = 300)
             njmax=njmax, nconmax=nconmax, cone="elliptic", impratio=10.0, iterations=50, integrator="implicitfast"
         ),
         num_substeps=num_substeps,
-        default_shape_cfg=NewtonShapeCfg(margin=0.005, gap=0.005),
+        default_shape_cfg=NewtonShapeCfg(gap=0.005),
     )

@@ -20,6 +20,8 @@ _cabinet = load_isaaclab_tasks_module(
 class FrankaReachPPORunnerCfg(_reach.FrankaReachPPORunnerCfg):
     """Upstream's Franka reach runner with its default presets (1000 iterations, ``reach_franka``)."""
 
+    obs_groups = {"actor": ["policy"], "critic": ["policy"]}
+
     def __post_init__(self):
         super().__post_init__()
         _hydra.resolve_presets(self, ())
@@ -36,7 +38,11 @@ class FrankaReachIKPPORunnerCfg(FrankaReachPPORunnerCfg):
         self.experiment_name = "reach_franka_ik"
 
 
-CabinetPPORunnerCfg = _cabinet.CabinetPPORunnerCfg
+@configclass
+class CabinetPPORunnerCfg(_cabinet.CabinetPPORunnerCfg):
+    """Upstream's Franka drawer runner, the policy group feeding actor and critic."""
+
+    obs_groups = {"actor": ["policy"], "critic": ["policy"]}
 
 
 @configclass
@@ -47,6 +53,7 @@ class FrankaLiftCubePPORunnerCfg(RslRlOnPolicyRunnerCfg):
     max_iterations = 1500
     save_interval = 50
     experiment_name = "lift_cube_franka"
+    obs_groups = {"actor": ["policy"], "critic": ["policy"]}
     actor = RslRlMLPModelCfg(
         hidden_dims=[256, 128, 64],
         activation="elu",
