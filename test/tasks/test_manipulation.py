@@ -45,6 +45,15 @@ def test_tasks_are_registered_with_rsl_rl_runners():
     ]
 
 
+@pytest.mark.parametrize("task", TASKS[:2])
+def test_reach_contact_capacity_fits_the_offline_panda(task):
+    """The swapped reach cfgs hold 64 contacts and 300 rows per world (upstream's 20/100 overflowed in training)."""
+    from isaaclab_contrib.app.env_factory import load_env_cfg
+
+    solver_cfg = load_env_cfg(task).sim.physics.solver_cfg
+    assert (solver_cfg.nconmax, solver_cfg.njmax) == (64, 300)
+
+
 @pytest.mark.parametrize("task", TASKS)
 def test_task_builds_resets_and_steps(task):
     """2 envs on the test device take 10 uniform random actions in [-1, 1]; observations and rewards stay finite;

@@ -4,11 +4,17 @@
 ids), :func:`resolve_reach_presets` resolves its presets on the ``newton_mjwarp`` physics; :func:`swap_reach_robot`
 changes only ``scene.robot`` (to :data:`~isaaclab_contrib.tasks.manipulation.panda_cfg.PANDA_CFG`), the ground
 (core's is an asset-server USD) and the joint and body names upstream's terms use. Command ranges, observations,
-rewards, terminations, events, curriculum and the MuJoCo Warp settings stay upstream's.
+rewards, terminations, events, curriculum and the MuJoCo Warp solver settings stay upstream's; its contact
+capacity grows (below).
 
 Upstream's terms track ``panda_hand``; the offline model carries the hand on ``panda0_link7``, whose frame has the
 same z axis 0.107 m closer to the wrist. The commands and rewards track ``panda0_link7``; the IK preset's frame
 offset along z grows by those 0.107 m, so it still solves for the point between the fingers.
+
+The MuJoCo Warp contact capacity changes with the robot: upstream's 20 contacts and 100 constraint rows per world are sized
+for its Franka; the offline Panda's 26 capsule and mesh geoms swinging into the table make more, and a policy
+exploring early in training overflowed them (MuJoCo Warp then drops contacts and links pass through the table).
+:data:`REACH_NCONMAX` and :data:`REACH_NJMAX` hold the raised capacities.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from isaaclab.managers import SceneEntityCfg
 from isaaclab.utils import replace
 
 from isaaclab_newton.envs.mdp.actions import NewtonInverseKinematicsActionCfg
+from isaaclab_newton.physics import MJWarpSolverCfg
 from isaaclab_newton.sim import GroundPlaneCfg
 
 from ...envs.robot_swap import RobotSwap, rename_entity, rename_pattern
@@ -35,6 +42,12 @@ PANDA_REACH_SWAP = RobotSwap(
     },
 )
 """Upstream's Franka names -> the offline Panda's: arm and finger joints, the hand body."""
+
+REACH_NCONMAX = 64
+"""Contacts per world for the offline Panda in the reach scene (upstream's Franka: 20)."""
+
+REACH_NJMAX = 300
+"""Constraint rows per world for the offline Panda in the reach scene (upstream's Franka: 100)."""
 
 HAND_TO_LINK7 = 0.107
 """Distance from ``panda0_link7`` to upstream's ``panda_hand`` frame along their shared z axis [m]."""
@@ -60,6 +73,7 @@ def resolve_reach_presets(cfg: Any, presets: tuple[str, ...] = ()) -> None:
 def swap_reach_robot(cfg: Any, swap: RobotSwap = PANDA_REACH_SWAP) -> Any:
     """Put ``swap.robot`` into an upstream reach config and rename the names its terms use; in place.
 
+    The MuJoCo Warp capacities rise to at least :data:`REACH_NCONMAX` contacts and :data:`REACH_NJMAX` rows.
     Renamed: the command's body, the arm action's joints (and an IK action's body, its frame offset moved by
     :data:`HAND_TO_LINK7`), and the ``SceneEntityCfg`` patterns of the reward, termination, event, curriculum and
     observation terms.
@@ -73,6 +87,10 @@ def swap_reach_robot(cfg: Any, swap: RobotSwap = PANDA_REACH_SWAP) -> Any:
     """
     cfg.scene.robot = replace(swap.robot, prim_path=cfg.scene.robot.prim_path)
     cfg.scene.ground.spawn = GroundPlaneCfg()
+    solver_cfg = cfg.sim.physics.solver_cfg
+    if isinstance(solver_cfg, MJWarpSolverCfg):
+        solver_cfg.nconmax = max(solver_cfg.nconmax or 0, REACH_NCONMAX)
+        solver_cfg.njmax = max(solver_cfg.njmax or 0, REACH_NJMAX)
     cfg.commands.ee_pose.body_name = rename_pattern(cfg.commands.ee_pose.body_name, swap.names)
     arm = cfg.actions.arm_action
     arm.joint_names = [rename_pattern(name, swap.names) for name in arm.joint_names]
