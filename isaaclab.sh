@@ -2,7 +2,7 @@
 # Isaac Lab-style entry point for the isaaclab_newton extension.
 #
 #   ./isaaclab.sh --install | -i     create .venv (Python 3.12) and install everything
-#   ./isaaclab.sh --test    | -t     run the test suite (extra args go to pytest)
+#   ./isaaclab.sh --test    | -t     run the test suite, one worker per core (extra args: pytest's, as given)
 #   ./isaaclab.sh -p FILE [ARGS]     run Python inside the environment
 #   ./isaaclab.sh --format  | -f     ruff check + format check
 set -euo pipefail
@@ -91,7 +91,12 @@ install() {
 run_tests() {
     [ -x "$PY" ] || { echo "error: no environment; run ./isaaclab.sh --install first" >&2; exit 1; }
     cd "$ROOT"
-    if [ $# -eq 0 ]; then set -- test; fi
+    if [ $# -eq 0 ]; then
+        # The whole suite: test files spread over one pytest-xdist worker per core (a file's tests share one).
+        local cores
+        cores=$(nproc 2>/dev/null || echo 1)
+        if [ "$cores" -gt 1 ]; then set -- -n "$cores" --dist loadfile test; else set -- test; fi
+    fi
     exec "$PY" -m pytest "$@"
 }
 
