@@ -39,7 +39,8 @@ def load_env_cfg(task: str, *, solver: str | None = None, presets: tuple[str, ..
     if is_upstream(task):
         from ..upstream.registry import load_upstream_cfg
 
-        return load_upstream_cfg(task, "env_cfg_entry_point", solver=solver or DEFAULT_SOLVER, presets=presets)
+        with held_prints(verbose=False):  # isaaclab_tasks' "[INFO]: Parsing configuration" line (shown on error)
+            return load_upstream_cfg(task, "env_cfg_entry_point", solver=solver or DEFAULT_SOLVER, presets=presets)
     if presets:
         raise ValueError(f"presets={','.join(presets)} apply to isaaclab_tasks ids (without -v0), not {task!r}.")
     kwargs = registration_kwargs(task)
@@ -63,7 +64,8 @@ def load_agent_cfg(task: str, library: str = "rsl_rl", *, solver: str | None = N
     if is_upstream(task):
         from ..upstream.registry import load_upstream_cfg
 
-        return load_upstream_cfg(task, key, solver=solver or DEFAULT_SOLVER, presets=presets)
+        with held_prints(verbose=False):
+            return load_upstream_cfg(task, key, solver=solver or DEFAULT_SOLVER, presets=presets)
     entry = registration_kwargs(task).get(key)
     if entry is None:
         raise KeyError(f"Task {task!r} registers no {library} agent cfg ({key}).")
