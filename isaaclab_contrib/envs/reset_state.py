@@ -78,6 +78,7 @@ class ResetStateSampler:
         """The joints' range rows (see :data:`~.joint_reset.RANGE_COLUMNS`): offsets, zero where no entry names one."""
         rows = torch.zeros((self._robot.num_joints, RANGE_COLUMNS), dtype=torch.float32)
         for row, joint_ids, (lower, upper) in ranges:
-            rows[list(joint_ids), 2 * row] = lower
-            rows[list(joint_ids), 2 * row + 1] = upper - lower
+            joints = torch.as_tensor(joint_ids, dtype=torch.long)
+            rows[joints, 2 * row] = lower
+            rows[joints, 2 * row + 1] = upper - lower
         return rows

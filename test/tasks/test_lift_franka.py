@@ -121,7 +121,7 @@ def test_mask_reset_matches_index_reset(task):
 
 def test_host_read_trap_catches_list_indexing_and_item():
     """The trap raises on a list-indexed write and on ``item()``, and lets device-side tensor work through."""
-    from .host_read_trap import HostReadError, HostReadTrap
+    from host_read_trap import HostReadError, HostReadTrap
 
     values = torch.zeros((2, 9), device=TEST_DEVICE)
     with HostReadTrap():
@@ -141,11 +141,10 @@ def test_step_with_mask_resets_reads_nothing_on_the_host(task):
     The substeps run eagerly (no CPU graph) so that the coupled substep's Python (collision, MuJoCo Warp, VBD) runs
     inside the trap too.
     """
+    from host_read_trap import HostReadTrap
     from isaaclab.sim import SimulationContext
 
     from isaaclab_contrib.app.env_factory import load_env_cfg, make_env
-
-    from .host_read_trap import HostReadTrap
 
     SimulationContext.clear_instance()
     cfg = load_env_cfg(task)

@@ -11,9 +11,10 @@ Upstream's terms track ``panda_hand``; the offline model carries the hand on ``p
 same z axis 0.107 m closer to the wrist. The commands and rewards track ``panda0_link7``; the IK preset's frame
 offset along z grows by those 0.107 m, so it still solves for the point between the fingers.
 
-The MuJoCo Warp contact capacity changes with the robot: upstream's 20 contacts and 100 constraint rows per world are sized
-for its Franka; the offline Panda's 26 capsule and mesh geoms swinging into the table make more, and a policy
-exploring early in training overflowed them (MuJoCo Warp then drops contacts and links pass through the table).
+The MuJoCo Warp contact capacity changes with the robot: upstream's 20 contacts and 100 constraint rows per world
+are sized for its Franka; the offline Panda's 26 capsule and mesh geoms swinging into the table make more, and a
+policy exploring early in training overflowed them (MuJoCo Warp then drops contacts and links pass through the
+table).
 :data:`REACH_NCONMAX` and :data:`REACH_NJMAX` hold the raised capacities.
 """
 
