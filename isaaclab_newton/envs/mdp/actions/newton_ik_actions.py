@@ -83,6 +83,14 @@ class NewtonInverseKinematicsAction(ActionTerm):
             o for o in self._solver.objectives if isinstance(o, NewtonIKPoseObjective)
         ]
 
+        # body offsets as device tensors, made once: the recorded env step copies nothing from the host
+        self._body_offsets = [
+            (
+                torch.tensor(pose.cfg.body_offset_pos, dtype=torch.float32, device=self.device),
+                torch.tensor(pose.cfg.body_offset_rot, dtype=torch.float32, device=self.device),
+            )
+            for pose in self._poses
+        ]
         dims = [_command_dim(p) for p in pose_cfgs]
         self._slices = np.cumsum([0, *dims]).tolist()
         self._raw_actions = torch.zeros(self.num_envs, self._slices[-1], device=self.device)
@@ -131,7 +139,7 @@ class NewtonInverseKinematicsAction(ActionTerm):
             command = self._processed_actions[:, self._slices[k] : self._slices[k + 1]]
             pose_cfg = pose.cfg
             if pose_cfg.use_relative_mode:
-                current_pos, current_quat = self._frame_pose_b(pose)
+                current_pos, current_quat = self._frame_pose_b(pose, *self._body_offsets[k])
                 if pose_cfg.command_type == "pose":
                     target_pos, target_quat = math_utils.apply_delta_pose(current_pos, current_quat, command)
                     pose.target_rotations_torch[:] = target_quat
@@ -154,8 +162,16 @@ class NewtonInverseKinematicsAction(ActionTerm):
         """Zero the raw actions of ``env_ids`` (all environments for ``None``)."""
         index_fill_(self._raw_actions, env_ids, 0.0)
 
-    def _frame_pose_b(self, pose: NewtonIKPoseObjective) -> tuple[torch.Tensor, torch.Tensor]:
-        """Current pose of the objective's frame in the root frame: position [m] (N, 3), quaternion (N, 4)."""
+    def _frame_pose_b(
+        self, pose: NewtonIKPoseObjective, offset_pos: torch.Tensor, offset_quat: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Current pose of the objective's frame in the root frame: position [m] (N, 3), quaternion (N, 4).
+
+        Args:
+            pose: The pose objective whose link frame is read.
+            offset_pos: The frame's offset from its link [m], shape (3,), on the env's device.
+            offset_quat: The frame's rotation from its link (``body_offset_rot``), shape (4,), on the env's device.
+        """
         data = self._asset.data
         body_id = pose.link_index
         body_pos_b, body_quat_b = math_utils.subtract_frame_transforms(
@@ -164,9 +180,9 @@ class NewtonInverseKinematicsAction(ActionTerm):
             data.body_pos_w.torch[:, body_id],
             data.body_quat_w.torch[:, body_id],
         )
-        offset_pos = body_pos_b.new_tensor(pose.cfg.body_offset_pos).expand_as(body_pos_b)
-        offset_quat = body_quat_b.new_tensor(pose.cfg.body_offset_rot).expand_as(body_quat_b)
-        return math_utils.combine_frame_transforms(body_pos_b, body_quat_b, offset_pos, offset_quat)
+        return math_utils.combine_frame_transforms(
+            body_pos_b, body_quat_b, offset_pos.expand_as(body_pos_b), offset_quat.expand_as(body_quat_b)
+        )
 
     def _joint_dof_mask(self) -> wp.array | None:
         """Mask of the IK DOFs the solver may move; ``None`` when every joint is selected."""
