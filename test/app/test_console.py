@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -24,7 +25,10 @@ def test_compile_notice_prints_once_and_reports_the_total(capsys):
 
 
 def test_warp_module_lines_are_held_back_and_a_fresh_kernel_is_noticed(capsys):
-    """A kernel new to the cache compiles with the notice and no 'Module ... load' line on stdout."""
+    """A kernel new to the cache compiles with the notice and no 'Module ... load' line on stdout.
+
+    Other modules may compile in the same call (a worker sharing a fresh cache), so the count is at least one.
+    """
     import warp as wp
 
     notice = configure_output(verbose=False)
@@ -39,7 +43,8 @@ def test_warp_module_lines_are_held_back_and_a_fresh_kernel_is_noticed(capsys):
     notice.report()
     out = capsys.readouterr().out
     assert "Module " not in out
-    assert "compiling kernels for this machine, once" in out and "compiled 1 kernel modules" in out
+    compiled = re.search(r"compiled (\d+) kernel modules", out)
+    assert "compiling kernels for this machine, once" in out and compiled and int(compiled.group(1)) >= 1
     assert values.numpy().tolist() == [scale] * 4
 
 
