@@ -113,6 +113,12 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="On CPU, reset by mask as on CUDA (the env's mask_reset_on_cpu) instead of through core's index path.",
     )
+    parser.add_argument(
+        "--max_failures",
+        type=non_negative_int,
+        default=20,
+        help="Stop stepping once more failures than this are recorded (the run still exits with status 1).",
+    )
     parser.add_argument("--json", default=None, help="Write the report as JSON to this path.")
     parser.set_defaults(num_envs=256, device="cpu", seed=0)  # the seed also draws actions, injections and resets
     return parser
@@ -245,7 +251,7 @@ def main() -> int:
                 gpu_text = "" if gpu is None else f", device memory in use {gpu['device_used']} MiB"
                 print(f"[soak] step {step}: RSS {sample['rss_mib']} MiB{gpu_text}, {sample['elapsed_s']} s", flush=True)
             report["steps"] = step
-            if len(report["failures"]) > 20:
+            if len(report["failures"]) > args.max_failures:
                 break
             if out_of_time:
                 report["stopped_early"] = f"--max_seconds {args.max_seconds} reached after {step} of {args.steps} steps"
