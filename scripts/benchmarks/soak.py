@@ -12,7 +12,8 @@ process RSS is sampled every ``--rss_every`` steps; growth is measured from the 
 (``--warmup`` steps, default 10% of the run) to the last one. On CUDA the device memory in use (``cudaMemGetInfo``:
 PyTorch's and Warp's allocations together), PyTorch's allocated bytes and its peak, and Warp's mempool use and peak
 are sampled with it; the device memory in use may grow by at most ``--max_gpu_growth`` after the warm-up.
-``--max_seconds`` ends the run early (the report says so in ``stopped_early``) to fit a time budget.
+``--max_seconds`` ends the run early (the report says so in ``stopped_early``) to fit a time budget; the run also
+stops once more than ``--max_failures`` failures (default 20) are recorded.
 
 Tasks with interval pushes (the velocity tasks' ``events.push_robot``) push on their own timers during the run;
 ``--push_interval_s LOW HIGH`` sets that range [s] to push more often. ``nan_survivors`` in the report counts injected
