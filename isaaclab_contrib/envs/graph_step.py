@@ -135,6 +135,9 @@ class GraphStepMixin(MaskResetMixin):
                 self._step_warm_key = key
                 return _with_log_copy(super().step(action))
             self._record_step(key)
+        # state written since the last step (an index reset, a teleport) has its FK and world resets queued; the
+        # recorded step does not run them before its physics, so they run here, or its first collide sees old poses
+        NewtonManager.update_kinematics()
         self._step_graph.replay()
         self._note_replayed_step()
         obs, reward, terminated, time_out, extras = self._step_outputs

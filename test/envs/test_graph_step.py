@@ -14,12 +14,18 @@ EPISODE_S = 0.1  # 6 env steps at the tasks' 1/60 s env step: time-out resets on
 
 
 def _run(
-    task: str, *, capture: bool, force_from: int | None = None, overwrite: tuple[int, float] | None = None
+    task: str,
+    *,
+    capture: bool,
+    force_from: int | None = None,
+    overwrite: tuple[int, float] | None = None,
+    teleport_at: int | None = None,
 ) -> dict:
     """``STEPS`` steps of fixed pseudo-random actions; copies of what each step returned and the host counters.
 
     With ``force_from``, a permanent force on every body of the robot is switched on before that step. With
-    ``overwrite = (step, value)``, env 0's action entries are ``value`` at that step.
+    ``overwrite = (step, value)``, env 0's action entries are ``value`` at that step. With ``teleport_at``, env 0's
+    robot is moved 1 m along x and 0.2 m up (a root pose write between two steps) before that step.
     """
     from isaaclab.physics import PhysicsManager
 
@@ -35,6 +41,12 @@ def _run(
                 forces = torch.zeros((env.num_envs, robot.num_bodies, 3), device=env.device)
                 forces[..., 1] = 3.0  # along the cart's rail (the y axis)
                 robot.permanent_wrench_composer.set_forces_and_torques_index(forces=forces, is_global=True)
+            if step == teleport_at:
+                robot = _robot(env)
+                pose = robot.data.root_pose_w.torch[:1].clone()
+                pose[:, 0] += 1.0
+                pose[:, 2] += 0.2
+                robot.write_root_pose_to_sim_index(root_pose=pose, env_ids=torch.tensor([0], device=env.device))
             action = 2.0 * torch.rand((env.num_envs, env.action_space.shape[-1]), generator=generator) - 1.0
             if overwrite is not None and step == overwrite[0]:
                 action[0] = overwrite[1]
@@ -88,6 +100,18 @@ def test_nan_action_in_a_replayed_step_acts_as_zero():
     graph = _run("Isaac-Cartpole-Direct-v0", capture=True, overwrite=(10, float("nan")))
     assert graph["graph"], graph["reason"]
     _assert_same_trajectory(eager, graph)
+
+
+@cuda_only
+def test_a_pose_written_between_replayed_steps_is_collided_at():
+    """A root pose written between replayed steps is where the next step collides: same trajectory as eager steps."""
+    task = "Isaac-Ant-Direct-v0"
+    eager = _run(task, capture=False, teleport_at=8)
+    graph = _run(task, capture=True, teleport_at=8)
+    assert graph["graph"], graph["reason"]
+    _assert_same_trajectory(eager, graph)
+    unmoved = _run(task, capture=True)
+    assert not torch.allclose(unmoved["returned"][8]["obs"][0], graph["returned"][8]["obs"][0]), "the write must act"
 
 
 @cuda_only
