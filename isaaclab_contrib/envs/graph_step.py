@@ -10,8 +10,10 @@ simulation time) is advanced in Python.
 How a step is run:
 
 - the first step in a new graph state runs eagerly (every kernel loaded, lazy buffers created), the next one is
-  recorded and replayed; the graph state is what the recorded step branches on in Python (which wrench composers
-  are active), and a change records the step again;
+  recorded and replayed; before every replay, what was written since the last step (asset writes, an index reset)
+  has its queued forward kinematics and world resets applied, as an eager step would do first; the graph state
+  is what the recorded step branches on in Python (which wrench composers are active), and a change records the
+  step again;
 - state a step carries to the next one by rebinding an attribute (``self.potentials = ...`` in Isaac Lab's
   locomotion task, a tensor in ``extras``) is carried by the graph itself: at the end of the recorded step, the
   new tensor is copied into the one the step read at its start, which the mixin keeps alive with the graph (not
