@@ -131,15 +131,15 @@ class GraphStepMixin(MaskResetMixin):
             self.sim.request_reset()
             self.discard_step_graph()
             return _with_log_copy(super().step(action))
+        # state written since the last step (an index reset, a teleport) has its FK and world resets queued: they run
+        # here, outside the graph, so that a recording starts from none and a replay's first collide sees new poses
+        NewtonManager.update_kinematics()
         key = self._reset_graph_state()
         if self._step_graph is None or key != self._step_graph_key:
             if key != self._step_warm_key:
                 self._step_warm_key = key
                 return _with_log_copy(super().step(action))
             self._record_step(key)
-        # state written since the last step (an index reset, a teleport) has its FK and world resets queued; the
-        # recorded step does not run them before its physics, so they run here, or its first collide sees old poses
-        NewtonManager.update_kinematics()
         self._step_graph.replay()
         self._note_replayed_step()
         obs, reward, terminated, time_out, extras = self._step_outputs
@@ -177,9 +177,11 @@ class GraphStepMixin(MaskResetMixin):
         return self._step_action
 
     def _record_step(self, key: tuple[bool, ...]) -> None:
-        """Record one env step (not run: the caller replays it), with the host counters left as they were."""
+        """Record one env step (not run: the caller replays it), with the host counters left as they were.
+
+        The caller has applied the work queued before it (``NewtonManager.update_kinematics()``), so none is recorded.
+        """
         self._step_graph = None
-        NewtonManager.update_kinematics()  # work queued before the step runs outside the graph
         counters = (self._sim_step_counter, self.common_step_counter, self.sim._physics_step_count)
         outputs: list[tuple] = []
         carried: list[torch.Tensor] = []
