@@ -71,6 +71,7 @@ class GraphStepMixin(MaskResetMixin):
         self._step_graph_key: tuple[bool, ...] | None = None
         self._step_warm_key: tuple[bool, ...] | None = None
         self._step_outputs: tuple | None = None
+        self._step_log: dict | None = None
         self._step_carried: tuple[torch.Tensor, ...] = ()
         self._step_clocks: ReplayedClocks | None = None
         self._rebinding_actuators = _actuators_rebinding_state(self.scene)
@@ -140,10 +141,15 @@ class GraphStepMixin(MaskResetMixin):
                 self._step_warm_key = key
                 return _with_log_copy(super().step(action))
             self._record_step(key)
+        log = self._step_log
+        if log is not None and self.extras.get("log") is not log:
+            # an index reset since the recording (core's ``_reset_idx``) put its own dict in place: the recorded one
+            # holds the logged tensors that the replays update
+            self.extras["log"] = log
         self._step_graph.replay()
         self._note_replayed_step()
         obs, reward, terminated, time_out, extras = self._step_outputs
-        self.obs_buf, self.reward_buf, log = _fresh_outputs(obs, reward, extras.get("log"))
+        self.obs_buf, self.reward_buf, log = _fresh_outputs(obs, reward, log)
         if log is not None:
             extras = {**extras, "log": log}
         return self.obs_buf, self.reward_buf, terminated, time_out, extras
@@ -211,6 +217,7 @@ class GraphStepMixin(MaskResetMixin):
             self._sim_step_counter, self.common_step_counter, self.sim._physics_step_count = counters
         self._step_graph_key = key
         self._step_outputs = outputs[0]
+        self._step_log = outputs[0][4].get("log")
         self._step_clocks = clocks
         # the graph reads and writes these outside its memory pool: they must live as long as it does
         self._step_carried = tuple(carried)

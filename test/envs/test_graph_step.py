@@ -20,12 +20,14 @@ def _run(
     force_from: int | None = None,
     overwrite: tuple[int, float] | None = None,
     teleport_at: int | None = None,
+    reset_at: int | None = None,
 ) -> dict:
     """``STEPS`` steps of fixed pseudo-random actions; copies of what each step returned and the host counters.
 
     With ``force_from``, a permanent force on every body of the robot is switched on before that step. With
     ``overwrite = (step, value)``, env 0's action entries are ``value`` at that step. With ``teleport_at``, env 0's
-    robot is moved 1 m along x and 0.2 m up (a root pose write between two steps) before that step.
+    robot is moved 1 m along x and 0.2 m up (a root pose write between two steps) before that step. With
+    ``reset_at``, envs 0 and 1 are reset through core's index path (``_reset_idx``) before that step.
     """
     from isaaclab.physics import PhysicsManager
 
@@ -47,6 +49,8 @@ def _run(
                 pose[:, 0] += 1.0
                 pose[:, 2] += 0.2
                 robot.write_root_pose_to_sim_index(root_pose=pose, env_ids=torch.tensor([0], device=env.device))
+            if step == reset_at:
+                env._reset_idx(torch.tensor([0, 1], device=env.device))  # private: the index reset under test
             action = 2.0 * torch.rand((env.num_envs, env.action_space.shape[-1]), generator=generator) - 1.0
             if overwrite is not None and step == overwrite[0]:
                 action[0] = overwrite[1]
@@ -112,6 +116,17 @@ def test_a_pose_written_between_replayed_steps_is_collided_at():
     _assert_same_trajectory(eager, graph)
     unmoved = _run(task, capture=True)
     assert not torch.allclose(unmoved["returned"][8]["obs"][0], graph["returned"][8]["obs"][0]), "the write must act"
+
+
+@cuda_only
+def test_an_index_reset_between_replayed_steps_keeps_the_episode_log_current():
+    """After an index reset between replayed steps, the steps' ``extras["log"]`` is what eager steps log."""
+    task = "Isaac-Cartpole-v0"
+    eager = _run(task, capture=False, reset_at=8)
+    graph = _run(task, capture=True, reset_at=8)
+    assert graph["graph"], graph["reason"]
+    assert any(name.startswith("log/Episode_Reward") for name in graph["returned"][-1]), "the task must log episodes"
+    _assert_same_trajectory(eager, graph)
 
 
 @cuda_only
