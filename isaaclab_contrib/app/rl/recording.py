@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import importlib.util
 from pathlib import Path
 
 import gymnasium as gym
@@ -151,6 +152,7 @@ class Mp4RolloutRecorder(RolloutRecorder):
 
     Raises:
         ValueError: If a tile side is not a positive multiple of 16 (H.264 macroblocks).
+        ModuleNotFoundError: If ``imageio-ffmpeg`` is not installed.
     """
 
     suffix = ".mp4"
@@ -158,6 +160,11 @@ class Mp4RolloutRecorder(RolloutRecorder):
     def __init__(
         self, env: gym.Env, folder, *, tile: tuple[int, int] = (320, 240), distance: float | None = None, **kwargs
     ):
+        if importlib.util.find_spec("imageio_ffmpeg") is None:
+            raise ModuleNotFoundError(
+                "MP4 clips (--video) are encoded with imageio-ffmpeg, which is not installed: run"
+                " `./isaaclab.sh --install` or `pip install imageio-ffmpeg`."
+            )
         super().__init__(env, folder, **kwargs)
         if any(side < 16 or side % 16 for side in tile):
             raise ValueError(f"Mp4RolloutRecorder tile sides must be positive multiples of 16, got {tile}.")
@@ -179,7 +186,9 @@ class Mp4RolloutRecorder(RolloutRecorder):
                 height=self.tile[1],
                 distance=self.distance,
             )
-        self._writer = imageio.get_writer(str(path), fps=self.fps, codec="libx264", quality=8, macro_block_size=16)
+        self._writer = imageio.get_writer(
+            str(path), format="FFMPEG", fps=self.fps, codec="libx264", quality=8, macro_block_size=16
+        )
 
     def _write(self, frame: int) -> None:
         self._writer.append_data(self._camera.frame(NewtonManager.get_state_0()))

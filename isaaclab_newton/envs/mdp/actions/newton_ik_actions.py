@@ -141,7 +141,7 @@ class NewtonInverseKinematicsAction(ActionTerm):
             if pose_cfg.use_relative_mode:
                 current_pos, current_quat = self._frame_pose_b(pose, *self._body_offsets[k])
                 if pose_cfg.command_type == "pose":
-                    target_pos, target_quat = math_utils.apply_delta_pose(current_pos, current_quat, command)
+                    target_pos, target_quat = displaced_pose(current_pos, current_quat, command)
                     pose.target_rotations_torch[:] = target_quat
                 else:
                     target_pos = current_pos + command
@@ -198,6 +198,32 @@ class NewtonInverseKinematicsAction(ActionTerm):
         mask = np.zeros(self._asset.num_joints, dtype=bool)
         mask[self._joint_ids] = True
         return wp.array(mask, dtype=wp.bool, device=self.device)
+
+
+def displaced_pose(
+    pos: torch.Tensor, quat: torch.Tensor, delta: torch.Tensor, *, eps: float = 1.0e-6
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """A pose moved by ``delta``: a translation [m] and a rotation vector [rad] applied before ``quat``.
+
+    Isaac Lab's relative pose command (what ``isaaclab.utils.math.apply_delta_pose`` computes), made of device
+    operations alone so that it can run inside a recorded env step (core's function builds its identity quaternion
+    from a host tensor).
+
+    Args:
+        pos: Positions [m], shape (N, 3).
+        quat: Orientations, quaternions (x, y, z, w), shape (N, 4).
+        delta: Translations [m] then rotation vectors [rad], shape (N, 6).
+        eps: Rotation angle [rad] below which ``sin(angle / 2) / angle`` is taken as its limit 0.5.
+
+    Returns:
+        The moved positions [m] (N, 3) and orientations (N, 4): ``pos + delta[:, :3]`` and ``q(delta[:, 3:]) * quat``.
+    """
+    rotation = delta[:, 3:6]
+    angle = torch.linalg.vector_norm(rotation, dim=1, keepdim=True)
+    half = 0.5 * angle
+    scale = torch.where(angle > eps, torch.sin(half) / angle.clamp_min(eps), 0.5)
+    turn = torch.cat((rotation * scale, torch.cos(half)), dim=-1)
+    return pos + delta[:, :3], math_utils.quat_mul(turn, quat)
 
 
 def _command_dim(cfg: NewtonIKPoseObjectiveCfg) -> int:

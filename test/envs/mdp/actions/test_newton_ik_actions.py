@@ -185,3 +185,20 @@ def test_lbfgs_with_some_joints_selected_raises_at_build(make_env):
 
     with pytest.raises(ValueError, match=r"selects 5 of 6 joints; holding the others needs controller.optimizer='lm'"):
         make_env(joint_names=("j[1-5]",), controller=NewtonIKSolverCfg(optimizer="lbfgs"))
+
+
+def test_displaced_pose_matches_core_delta_pose_including_no_rotation():
+    """The device-only relative pose equals core's apply_delta_pose, zero rotation vectors included."""
+    from isaaclab.utils.math import apply_delta_pose, normalize
+
+    from isaaclab_newton.envs.mdp.actions.newton_ik_actions import displaced_pose
+
+    generator = torch.Generator().manual_seed(0)
+    pos = torch.rand((5, 3), generator=generator)
+    quat = normalize(torch.rand((5, 4), generator=generator) - 0.5)
+    delta = torch.rand((5, 6), generator=generator) - 0.5
+    delta[0, 3:] = 0.0
+    got_pos, got_quat = displaced_pose(pos, quat, delta)
+    want_pos, want_quat = apply_delta_pose(pos, quat, delta)
+    torch.testing.assert_close(got_pos, want_pos)
+    torch.testing.assert_close(got_quat, want_quat, rtol=1e-6, atol=1e-6)
