@@ -1,0 +1,84 @@
+"""A pytest plugin that fills Warp's kernel cache with CUDA binaries while the suite runs on a machine without a GPU.
+
+A CUDA run of the suite on a fresh machine spends most of its time compiling Warp kernels, each worker process
+compiling the modules it meets (``docs/testing.md``). With this plugin, every Warp module that a test loads on the
+CPU is also compiled ahead of time for one CUDA architecture (``warp.compile_aot_module``) into the same kernel
+cache, under the name a CUDA load of that module looks for. Carry the cache to the GPU machine and point
+``WARP_CACHE_PATH`` at it: the modules the CPU run met load from it instead of compiling.
+
+Modules that only CUDA code paths load, and CUDA launches with a block size of their own, are not covered (they
+compile on the GPU as before); a module that fails to compile for CUDA is reported once and skipped.
+
+Usage, from the repository root (``--arch`` is the GPU's compute capability, 90 for the H100 and H200)::
+
+    WARP_CACHE_PATH=/tmp/warp_sm90 PYTHONPATH=scripts/ci WARP_CUDA_CACHE_ARCH=90 \\
+        ./isaaclab.sh --test -p warp_cuda_cache
+    find /tmp/warp_sm90 -name '*.sm90.cubin' | wc -l     # the modules compiled for the GPU
+    tar -C /tmp/warp_sm90 -cJf warp_sm90.tar.xz --exclude='*.cu' --exclude='*.cpp' --exclude='*.o' .
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+ARCH_VARIABLE = "WARP_CUDA_CACHE_ARCH"
+"""Environment variable holding the CUDA architecture to compile for (an integer such as 90; default 90)."""
+
+
+def cuda_arch() -> int:
+    """The architecture named by :data:`ARCH_VARIABLE` (default 90).
+
+    Raises:
+        ValueError: If the variable is set to something other than an integer compute capability such as ``90``.
+    """
+    value = os.environ.get(ARCH_VARIABLE, "90")
+    if not value.isdigit():
+        raise ValueError(f"{ARCH_VARIABLE}={value!r}: give the compute capability as digits, e.g. 90 for sm_90.")
+    return int(value)
+
+
+class CudaCacheFiller:
+    """Compiles each Warp module loaded on the CPU for one CUDA architecture as well, once per module content.
+
+    Args:
+        arch: The CUDA compute capability to compile for (e.g. 90).
+    """
+
+    def __init__(self, arch: int) -> None:
+        self.arch = arch
+        self.failed: dict[str, str] = {}
+        self._done: set[tuple[str, bytes]] = set()
+
+    def after_load(self, module, device) -> None:
+        """Compile ``module`` for CUDA if it was just loaded on the CPU and this content is new."""
+        import warp as wp
+
+        if not wp.get_device(device).is_cpu:
+            return
+        key = (module.name, module.get_module_hash())
+        if key in self._done or module.name in self.failed:
+            return
+        self._done.add(key)
+        try:
+            wp.compile_aot_module(module, arch=self.arch, use_ptx=False)
+        except Exception as err:  # a module that does not build for CUDA is left to compile on the GPU
+            self.failed[module.name] = f"{type(err).__name__}: {err}"
+            print(f"[warp_cuda_cache] {module.name}: not compiled for sm_{self.arch} ({err})", file=sys.stderr)
+            return
+
+
+def pytest_configure(config) -> None:
+    """Wrap Warp's module load so that every CPU load also compiles the module for CUDA."""
+    from warp._src.context import Module
+
+    filler = CudaCacheFiller(cuda_arch())
+    load = Module.load
+
+    def load_and_fill(self, device, *args, **kwargs):
+        loaded = load(self, device, *args, **kwargs)
+        if loaded is not None:
+            filler.after_load(self, device)
+        return loaded
+
+    Module.load = load_and_fill
