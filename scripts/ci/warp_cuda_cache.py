@@ -6,10 +6,13 @@ CPU is also compiled ahead of time for one CUDA architecture (``warp.compile_aot
 cache, under the name a CUDA load of that module looks for. Carry the cache to the GPU machine and point
 ``WARP_CACHE_PATH`` at it: the modules the CPU run met load from it instead of compiling.
 
-Modules that only CUDA code paths load, and CUDA launches with a block size of their own, are not covered (they
-compile on the GPU as before); a module that fails to compile for CUDA is reported once and skipped.
+The binaries are CUBIN, not PTX: a driver older than Warp's NVRTC (the H100/H200 machines here: driver 13.0, NVRTC
+13.4) cannot load PTX from it, and Warp then reads the CUBIN. Modules that only CUDA code paths load, and CUDA
+launches with a block size of their own, are not covered (they compile on the GPU as before); a module that fails to
+compile for CUDA is reported once and skipped.
 
-Usage, from the repository root (``--arch`` is the GPU's compute capability, 90 for the H100 and H200)::
+Usage, from the repository root (``WARP_CUDA_CACHE_ARCH`` is the GPU's compute capability, 90 for the H100 and
+H200)::
 
     WARP_CACHE_PATH=/tmp/warp_sm90 PYTHONPATH=scripts/ci WARP_CUDA_CACHE_ARCH=90 \\
         ./isaaclab.sh --test -p warp_cuda_cache
