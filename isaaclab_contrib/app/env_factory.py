@@ -134,9 +134,11 @@ def make_env(
 
 def _attach_viewer(env: gym.Env, viewer: Any) -> gym.Env:
     """``env`` wrapped in a live viewer where ``viewer`` is a :class:`LiveViewerCfg` with a backend."""
+    if getattr(viewer, "backend", "none") == "none":
+        return env  # core's ViewerCfg has no backend: the viewer package (viser and its dependencies) is not loaded
     from ..viewer import LiveViewer, LiveViewerCfg
 
-    if not isinstance(viewer, LiveViewerCfg) or viewer.backend == "none":
+    if not isinstance(viewer, LiveViewerCfg):
         return env
     try:
         return LiveViewer(env, viewer)

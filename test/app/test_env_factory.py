@@ -44,3 +44,18 @@ def test_upstream_presets_on_our_task_are_refused():
     """presets= names isaaclab_tasks presets; one of ours (-v0) refuses them."""
     with pytest.raises(ValueError, match="apply to isaaclab_tasks ids"):
         load_env_cfg("Isaac-Cartpole-Direct-v0", presets=("depth",))
+
+
+def test_an_env_without_a_viewer_does_not_load_the_viewer_package():
+    """Making an env with no viewer asked for leaves the viewer package (viser and its dependencies) unloaded."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from isaaclab_contrib.app.env_factory import make_env;"
+        " env = make_env('Isaac-Cartpole-Direct-v0', num_envs=2, device='cpu'); env.close();"
+        " print('loaded' if 'isaaclab_contrib.viewer' in sys.modules else 'not loaded')"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip().splitlines()[-1] == "not loaded"
