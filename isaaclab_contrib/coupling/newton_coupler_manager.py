@@ -46,6 +46,16 @@ class NewtonCouplerManager(NewtonManager):
         NewtonManager._supports_rigid_body_force_input = True
 
     @classmethod
+    def _initialize_contacts(cls) -> None:
+        """The shared pipeline's contacts, then each entry's filtered contact buffers sized for them.
+
+        Newton sizes those buffers on the coupled solver's first step unless ``prepare_contacts`` ran; here that
+        first step may be a CUDA graph capture, which must not allocate what later replays depend on.
+        """
+        super()._initialize_contacts()
+        NewtonManager._solver.prepare_contacts(NewtonManager._contacts)
+
+    @classmethod
     def _create_solver(cls, model: newton.Model, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg) -> SolverCoupled:
         ownership = resolve_entries(model, tuple(solver_cfg.entries))
         entries = [_make_entry(entry, ownership[entry.name]) for entry in solver_cfg.entries]

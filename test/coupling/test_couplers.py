@@ -8,7 +8,7 @@ import newton
 import pytest
 import torch
 import warp as wp
-from conftest import BLOCK_TOP, BOX_HALF, box_on_soft_block_cfg, new_simulation, step_scene
+from conftest import BLOCK_TOP, BOX_HALF, EAGER, box_on_soft_block_cfg, new_simulation, step_scene
 
 BOX = "/World/envs/env_.*/Box"
 BLOCK = "/World/envs/env_.*/Block"
@@ -63,6 +63,19 @@ def _assert_box_on_block(scene) -> None:
     # uncoupled, the box would fall through the block onto the ground (z = 0.05 m)
     assert (box_z > BLOCK_TOP + 0.5 * BOX_HALF).all(), f"the block must hold the box up, box z = {box_z.tolist()}"
     assert (nodes[..., 2].min(dim=1).values > 0.0).all(), "the block rests on the ground"
+
+
+def test_entry_contact_buffers_are_sized_before_the_first_step():
+    """Each entry's filtered contacts exist once the solver is set up: a first step captured on CUDA allocates none."""
+    from isaaclab_newton.physics import NewtonManager
+
+    sim, _ = _make_scene(_proxy_cfg(_entries()), num_envs=2, **EAGER)  # no step (or capture) runs at set-up
+    sim.reset()
+    # private: Newton's per-entry contact buffers, which SolverCoupled.prepare_contacts sizes
+    buffers = NewtonManager.get_solver()._entry_contact_buffers
+    assert set(buffers) == {"rigid", "soft"}
+    contacts = NewtonManager.get_contacts()
+    assert all(b.rigid_contact_max == contacts.rigid_contact_max for b in buffers.values())
 
 
 def test_proxy_holds_box_200_steps_and_resets_one_world():
