@@ -85,6 +85,15 @@ def _assert_same_trajectory(eager: dict, graph: dict) -> None:
     assert graph["sim_time"] == pytest.approx(eager["sim_time"], rel=1e-12)
 
 
+def _replay_matches_eager(task: str, **options) -> dict:
+    """Run ``task`` eagerly and replayed with the same ``options`` (see :func:`_run`); assert the same trajectory."""
+    eager = _run(task, capture=False, **options)
+    graph = _run(task, capture=True, **options)
+    assert graph["graph"], graph["reason"]
+    _assert_same_trajectory(eager, graph)
+    return graph
+
+
 @cuda_only
 @pytest.mark.parametrize("task", [*DIRECT_TASKS, "Isaac-Cartpole-v0"])
 def test_replayed_steps_match_eager_steps(task):
@@ -110,10 +119,7 @@ def test_nan_action_in_a_replayed_step_acts_as_zero():
 def test_a_pose_written_between_replayed_steps_is_collided_at():
     """A root pose written between replayed steps is where the next step collides: same trajectory as eager steps."""
     task = "Isaac-Ant-Direct-v0"
-    eager = _run(task, capture=False, teleport_at=8)
-    graph = _run(task, capture=True, teleport_at=8)
-    assert graph["graph"], graph["reason"]
-    _assert_same_trajectory(eager, graph)
+    graph = _replay_matches_eager(task, teleport_at=8)
     unmoved = _run(task, capture=True)
     assert not torch.allclose(unmoved["returned"][8]["obs"][0], graph["returned"][8]["obs"][0]), "the write must act"
 
@@ -121,12 +127,8 @@ def test_a_pose_written_between_replayed_steps_is_collided_at():
 @cuda_only
 def test_an_index_reset_between_replayed_steps_keeps_the_episode_log_current():
     """After an index reset between replayed steps, the steps' ``extras["log"]`` is what eager steps log."""
-    task = "Isaac-Cartpole-v0"
-    eager = _run(task, capture=False, reset_at=8)
-    graph = _run(task, capture=True, reset_at=8)
-    assert graph["graph"], graph["reason"]
+    graph = _replay_matches_eager("Isaac-Cartpole-v0", reset_at=8)
     assert any(name.startswith("log/Episode_Reward") for name in graph["returned"][-1]), "the task must log episodes"
-    _assert_same_trajectory(eager, graph)
 
 
 @cuda_only
