@@ -74,6 +74,7 @@ class GraphStepMixin(MaskResetMixin):
         self._step_log: dict | None = None
         self._step_carried: tuple[torch.Tensor, ...] = ()
         self._step_clocks: ReplayedClocks | None = None
+        self._step_recordings = 0
         self._rebinding_actuators = _actuators_rebinding_state(self.scene)
 
     def step_graph_unavailable_reason(self) -> str | None:
@@ -97,6 +98,11 @@ class GraphStepMixin(MaskResetMixin):
     def step_graph_recorded(self) -> bool:
         """Whether a recorded env step is held: the next step with the same reset pattern replays it."""
         return self._step_graph is not None
+
+    @property
+    def step_graph_recordings(self) -> int:
+        """How many times the env step has been recorded in this env's life (each recording replaces the last)."""
+        return self._step_recordings
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         """Core's reset (every env, by index), then the step is recorded again.
@@ -216,6 +222,7 @@ class GraphStepMixin(MaskResetMixin):
         finally:
             self._sim_step_counter, self.common_step_counter, self.sim._physics_step_count = counters
         self._step_graph_key = key
+        self._step_recordings += 1
         self._step_outputs = outputs[0]
         self._step_log = outputs[0][4].get("log")
         self._step_clocks = clocks

@@ -11,7 +11,10 @@ Every ``--reset_every`` steps ``--reset_envs`` random envs are reset through the
 process RSS is sampled every ``--rss_every`` steps; growth is measured from the first sample after the warm-up
 (``--warmup`` steps, default 10% of the run) to the last one. On CUDA the device memory in use (``cudaMemGetInfo``:
 PyTorch's and Warp's allocations together), PyTorch's allocated bytes and its peak, and Warp's mempool use and peak
-are sampled with it; the device memory in use may grow by at most ``--max_gpu_growth`` after the warm-up.
+are sampled with it, as is the number of times the env step has been recorded in a CUDA graph
+(``step_graph_recordings``; ``null`` for envs that do not replay steps); the device memory in use may grow by at most
+``--max_gpu_growth`` after the warm-up. ``--torch_memory_snapshot FILE`` records PyTorch's allocations from the
+warm-up on and writes them to ``FILE`` (PyTorch's memory snapshot, viewed at https://pytorch.org/memory_viz).
 ``--max_seconds`` ends the run early (the report says so in ``stopped_early``) to fit a time budget; the run also
 stops once more than ``--max_failures`` failures (default 20) are recorded.
 
@@ -120,6 +123,13 @@ def _parser() -> argparse.ArgumentParser:
         default=20,
         help="Stop stepping once more failures than this are recorded (the run still exits with status 1).",
     )
+    parser.add_argument(
+        "--torch_memory_snapshot",
+        default=None,
+        metavar="FILE",
+        help="CUDA: record PyTorch's allocations from the warm-up on and write the snapshot to FILE at the end"
+        " (open it at https://pytorch.org/memory_viz).",
+    )
     parser.add_argument("--json", default=None, help="Write the report as JSON to this path.")
     parser.set_defaults(num_envs=256, device="cpu", seed=0)  # the seed also draws actions, injections and resets
     return parser
@@ -131,6 +141,8 @@ def _check(args: argparse.Namespace) -> None:
         raise SystemExit("--nan_envs and --reset_envs must not exceed --num_envs.")
     if args.warmup is not None and args.warmup >= args.steps:
         raise SystemExit(f"--warmup must be below --steps, got {args.warmup}.")
+    if args.torch_memory_snapshot and not args.device.startswith("cuda"):
+        raise SystemExit("--torch_memory_snapshot records PyTorch's CUDA allocations: run with --device cuda:N.")
 
 
 def _world_dofs(model) -> np.ndarray:
@@ -245,10 +257,13 @@ def main() -> int:
                 report["rss_mib"].append(sample)
                 gpu = _gpu_memory_mib(args.device)
                 if gpu is not None:
-                    report["gpu_mib"].append({"step": step, **gpu})
+                    recordings = getattr(unwrapped, "step_graph_recordings", None)
+                    report["gpu_mib"].append({"step": step, **gpu, "step_graph_recordings": recordings})
                 if step == warmup:
                     baseline = sample["rss_mib"]
                     gpu_baseline = gpu
+                    if args.torch_memory_snapshot:
+                        torch.cuda.memory._record_memory_history(max_entries=200_000)
                 gpu_text = "" if gpu is None else f", device memory in use {gpu['device_used']} MiB"
                 print(f"[soak] step {step}: RSS {sample['rss_mib']} MiB{gpu_text}, {sample['elapsed_s']} s", flush=True)
             report["steps"] = step
@@ -258,6 +273,9 @@ def main() -> int:
                 report["stopped_early"] = f"--max_seconds {args.max_seconds} reached after {step} of {args.steps} steps"
                 break
     elapsed = time.perf_counter() - start
+    if args.torch_memory_snapshot and baseline is not None:
+        torch.cuda.memory._dump_snapshot(args.torch_memory_snapshot)
+        torch.cuda.memory._record_memory_history(enabled=None)
     env.close()
 
     if baseline is None:

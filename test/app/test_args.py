@@ -293,3 +293,9 @@ def test_viewer_options_are_a_live_viewer_cfg():
         8080,
         "a.viser",
     )
+
+
+def test_soak_memory_snapshot_is_refused_on_cpu():
+    """The soak's PyTorch memory snapshot, which records CUDA allocations, is refused on CPU by name."""
+    result = _answer(SCRIPTS / "benchmarks" / "soak.py", "--device", "cpu", "--torch_memory_snapshot", "soak.pickle")
+    assert result.returncode != 0 and "--torch_memory_snapshot" in result.stderr, result.stderr[-2000:]

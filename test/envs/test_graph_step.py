@@ -165,6 +165,24 @@ def test_replayed_steps_do_not_synchronize(task):
 
 
 @cuda_only
+def test_recordings_are_counted():
+    """A run of steps is recorded once; after ``discard_step_graph()`` the step is recorded a second time."""
+    env = _make_env("Isaac-Cartpole-Direct-v0", 4, device="cuda:0")
+    try:
+        env.reset(seed=0)
+        actions = torch.zeros((env.num_envs, env.action_space.shape[-1]), device=env.device)
+        for _ in range(5):
+            env.step(actions)
+        assert env.step_graph_recordings == 1
+        env.discard_step_graph()
+        for _ in range(3):
+            env.step(actions)
+        assert env.step_graph_recordings == 2
+    finally:
+        _close(env)
+
+
+@cuda_only
 def test_configuration_values_are_those_of_the_recording_until_discarded():
     """A reward scale changed after recording keeps its old value until ``discard_step_graph()``."""
     task = "Isaac-Cartpole-Direct-v0"
