@@ -1,4 +1,4 @@
-"""scripts/ci/warp_cuda_cache.py: Warp modules loaded on the CPU also compiled for a CUDA architecture."""
+"""scripts/ci/_warp_cuda_cache.py: Warp modules loaded on the CPU also compiled for a CUDA architecture."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "ci" / "warp_cuda_cache.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "ci" / "_warp_cuda_cache.py"
 
 
 @pytest.fixture(scope="module")
