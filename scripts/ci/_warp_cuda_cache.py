@@ -15,7 +15,7 @@ Usage, from the repository root (``WARP_CUDA_CACHE_ARCH`` is the GPU's compute c
 H200)::
 
     WARP_CACHE_PATH=/tmp/warp_sm90 PYTHONPATH=scripts/ci WARP_CUDA_CACHE_ARCH=90 \\
-        ./isaaclab.sh --test -p _warp_cuda_cache
+        ./isaaclab.sh --test -p _warp_cuda_cache -n "$(nproc)" --dist loadfile test
     find /tmp/warp_sm90 -name '*.sm90.cubin' | wc -l     # the modules compiled for the GPU
     tar -C /tmp/warp_sm90 -cJf warp_sm90.tar.xz --exclude='*.cu' --exclude='*.cpp' --exclude='*.o' .
 """
