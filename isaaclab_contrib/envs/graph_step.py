@@ -21,7 +21,8 @@ How a step is run:
 - what a step returns has core's semantics: the observations and the reward are new tensors on every step (copies
   of the graph's buffers: learners such as rsl-rl keep the observation of one step while they take the next), the
   termination and time-out tensors are the env's persistent buffers, rewritten by every step as in core;
-  ``extras["log"]`` is a new dict of copies on every step (the mask reset updates its logged values in place);
+  ``extras["log"]`` is a new dict of copies on every step (the mask reset updates its logged values in place; an
+  index reset between steps, which puts core's own log dict in ``extras``, does not stop the replays' logging);
 - Python values the step reads (configuration fields such as reward scales or reset ranges) are those of the
   recording, and the carried copies above are the graph's own: after changing such a value, or editing carried task
   state outside ``env.step()``, call :meth:`GraphStepMixin.discard_step_graph` (``env.reset()`` does).
