@@ -273,7 +273,9 @@ def main() -> int:
                 report["stopped_early"] = f"--max_seconds {args.max_seconds} reached after {step} of {args.steps} steps"
                 break
     elapsed = time.perf_counter() - start
-    if args.torch_memory_snapshot and baseline is not None:
+    if args.torch_memory_snapshot and baseline is None:
+        print(f"[soak] no memory snapshot: the run ended before the warm-up ({warmup} steps)")
+    elif args.torch_memory_snapshot:
         torch.cuda.memory._dump_snapshot(args.torch_memory_snapshot)
         torch.cuda.memory._record_memory_history(enabled=None)
     env.close()
