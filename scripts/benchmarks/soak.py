@@ -64,7 +64,7 @@ def _gpu_memory_mib(device: str) -> dict[str, float] | None:
 
     ``device_used`` is the device's total less its free memory (every allocation of the process, PyTorch's caching
     allocator and Warp's mempool included, plus the CUDA context); ``torch_*`` and ``warp_*`` are those allocators'
-    current and peak use.
+    current and peak use (``torch_reserved``: the segments PyTorch's caching allocator holds).
     """
     if not device.startswith("cuda"):
         return None
@@ -77,6 +77,7 @@ def _gpu_memory_mib(device: str) -> dict[str, float] | None:
         "device_used": (total - free) / mib,
         "torch_allocated": torch.cuda.memory_allocated(device) / mib,
         "torch_peak": torch.cuda.max_memory_allocated(device) / mib,
+        "torch_reserved": torch.cuda.memory_reserved(device) / mib,
     }
     if wp.is_mempool_enabled(device):
         figures["warp_mempool"] = wp.get_mempool_used_mem_current(device) / mib
@@ -264,7 +265,12 @@ def main() -> int:
                     gpu_baseline = gpu
                     if args.torch_memory_snapshot:
                         torch.cuda.memory._record_memory_history(max_entries=200_000)
-                gpu_text = "" if gpu is None else f", device memory in use {gpu['device_used']} MiB"
+                gpu_text = ""
+                if gpu is not None:
+                    gpu_text = (
+                        f", device memory in use {gpu['device_used']} MiB (PyTorch allocated {gpu['torch_allocated']},"
+                        f" reserved {gpu['torch_reserved']}), step recordings {recordings}"
+                    )
                 print(f"[soak] step {step}: RSS {sample['rss_mib']} MiB{gpu_text}, {sample['elapsed_s']} s", flush=True)
             report["steps"] = step
             if len(report["failures"]) > args.max_failures:
