@@ -10,11 +10,11 @@ flagged on any step: none may be touched).
 Every ``--reset_every`` steps ``--reset_envs`` random envs are reset through the env's own ``_reset_idx``. The
 process RSS is sampled every ``--rss_every`` steps; growth is measured from the first sample after the warm-up
 (``--warmup`` steps, default 10% of the run) to the last one. On CUDA the device memory in use (``cudaMemGetInfo``:
-PyTorch's and Warp's allocations together), PyTorch's allocated bytes and its peak, and Warp's mempool use and peak
-are sampled with it, as is the number of times the env step has been recorded in a CUDA graph
-(``step_graph_recordings``; ``null`` for envs that do not replay steps); the device memory in use may grow by at most
-``--max_gpu_growth`` after the warm-up. ``--torch_memory_snapshot FILE`` records PyTorch's allocations from the
-warm-up on and writes them to ``FILE`` (PyTorch's memory snapshot, viewed at https://pytorch.org/memory_viz).
+PyTorch's and Warp's allocations together), PyTorch's allocated bytes, their peak and its reserved segments, and
+Warp's mempool use and peak are sampled with it, as is the number of times the env step has been recorded in a CUDA
+graph (``step_graph_recordings``; ``null`` for envs that do not replay steps); the device memory in use may grow by
+at most ``--max_gpu_growth`` after the warm-up. ``--torch_memory_snapshot FILE`` records PyTorch's allocations from
+the warm-up on and writes them to ``FILE`` (PyTorch's memory snapshot, viewed at https://pytorch.org/memory_viz).
 ``--max_seconds`` ends the run early (the report says so in ``stopped_early``) to fit a time budget; the run also
 stops once more than ``--max_failures`` failures (default 20) are recorded.
 
@@ -269,8 +269,10 @@ def main() -> int:
                 if gpu is not None:
                     gpu_text = (
                         f", device memory in use {gpu['device_used']} MiB (PyTorch allocated {gpu['torch_allocated']},"
-                        f" reserved {gpu['torch_reserved']}), step recordings {recordings}"
+                        f" reserved {gpu['torch_reserved']})"
                     )
+                    if recordings is not None:
+                        gpu_text += f", env step recorded {recordings} time(s)"
                 print(f"[soak] step {step}: RSS {sample['rss_mib']} MiB{gpu_text}, {sample['elapsed_s']} s", flush=True)
             report["steps"] = step
             if len(report["failures"]) > args.max_failures:
