@@ -10,6 +10,11 @@ namespace, Isaac Lab's ``SimulationContext`` cleared after each), a ``gpu`` one 
 ``--max_iterations 2`` to ``train.py`` commands and ``--steps 20`` to ``zero_agent.py``, ``random_agent.py`` and
 ``play.py`` commands (argparse keeps the last value); everything else runs exactly as written.
 
+The subprocess runs (the shared interpreter, each ``bash run`` block, each ``gpu`` block) of the selected tests start
+together when the first of them is needed, at most ``_JOBS`` at a time: one on a two-core machine such as CI's, a
+quarter of the cores on larger ones (the 16-core GPU machine of ``scripts/ci/gpu_suite.sh``, where this file would
+otherwise be the last worker to finish).
+
 Rules every page keeps (also checked here): links and paths point inside this repository.
 """
 
@@ -21,6 +26,8 @@ import re
 import shlex
 import subprocess
 import sys
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,20 +125,84 @@ with open(sys.argv[2], "w") as f:
 """
 
 
-@pytest.fixture(scope="module")
-def shared_python_results(tmp_path_factory) -> dict[str, str]:
-    """Every CPU ``python run`` snippet run in one interpreter; maps each snippet's name to its traceback ("" if ok)."""
-    folder = tmp_path_factory.mktemp("snippets")
+_JOBS = max(1, (os.cpu_count() or 1) // 4)
+"""Subprocess snippet runs in flight at once."""
+
+
+def _run_shared_python(snippets: list[Snippet], folder: Path) -> dict[str, str]:
+    """Run the CPU ``python run`` ``snippets`` in one interpreter; map each name to its traceback ("" if it ran)."""
     jobs = []
-    for index, snippet in enumerate(s for s in SNIPPETS if s.language == "python" and not s.gpu):
+    for index, snippet in enumerate(snippets):
         path = folder / f"snippet_{index}.py"
         path.write_text(snippet.text, encoding="utf-8")
         jobs.append((snippet.name, str(path)))
     out = folder / "results.json"
     argv = [sys.executable, "-c", _SHARED_RUNNER, json.dumps(jobs), str(out)]
     result = subprocess.run(argv, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=1800, check=False)
-    assert out.is_file(), f"the snippet runner ended early:\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
+    if not out.is_file():
+        ended = f"the snippet runner ended early:\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
+        return {snippet.name: ended for snippet in snippets}
     return json.loads(out.read_text(encoding="utf-8"))
+
+
+def _run_commands(argvs: list[list[str]]) -> str:
+    """Run each of ``argvs`` in turn up to the first failure: "" if all exit with 0, else that command's output."""
+    for argv in argvs:
+        result = subprocess.run(argv, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=900, check=False)
+        if result.returncode != 0:
+            return f"{argv[-1]}\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
+    return ""
+
+
+def _snippet_argvs(snippet: Snippet, folder: Path) -> list[list[str]]:
+    """The commands of a subprocess snippet: a ``gpu`` python block as one file, a bash block command by command."""
+    if snippet.language == "python":
+        path = folder / f"{snippet.page.stem}_{snippet.line}.py"
+        path.write_text(snippet.text, encoding="utf-8")
+        return [[sys.executable, str(path)]]
+    return [["bash", "-c", small(command)] for command in shell_commands(snippet.text)]
+
+
+@pytest.fixture(scope="module")
+def snippet_errors(request, tmp_path_factory) -> Iterator[dict[str, Future[str]]]:
+    """Each selected snippet's run, started together (``_JOBS`` at a time): its name to a future of its error ("")."""
+    selected = [item.callspec.params["snippet"] for item in request.session.items if _runs_snippet(item)]
+    if not cuda_device_count():
+        selected = [snippet for snippet in selected if not snippet.gpu]
+    shared = [snippet for snippet in selected if snippet.language == "python" and not snippet.gpu]
+    folder = tmp_path_factory.mktemp("snippets")
+    pool = ThreadPoolExecutor(max_workers=_JOBS)
+    futures: dict[str, Future[str]] = {}
+    try:
+        if shared:
+            shared_run = pool.submit(_run_shared_python, shared, folder)
+            for snippet in shared:
+                futures[snippet.name] = _future_of(shared_run, snippet.name)
+        for snippet in selected:
+            if snippet.name not in futures:
+                futures[snippet.name] = pool.submit(_run_commands, _snippet_argvs(snippet, folder))
+        yield futures
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # runs not yet started (after ``-x``) are dropped
+
+
+def _runs_snippet(item: pytest.Item) -> bool:
+    return getattr(item, "originalname", None) == "test_snippet_runs" and item.module.__name__ == __name__
+
+
+def _future_of(results: Future[dict[str, str]], name: str) -> Future[str]:
+    """A future of ``results[name]`` once ``results`` is done."""
+    entry: Future[str] = Future()
+
+    def done(whole: Future[dict[str, str]]) -> None:
+        error = whole.exception()
+        if error is not None:
+            entry.set_exception(error)
+        else:
+            entry.set_result(whole.result().get(name, f"{name}: the shared runner reported nothing for it"))
+
+    results.add_done_callback(done)
+    return entry
 
 
 def test_snippets_are_marked():
@@ -140,23 +211,12 @@ def test_snippets_are_marked():
 
 
 @pytest.mark.parametrize("snippet", SNIPPETS, ids=[s.name for s in SNIPPETS])
-def test_snippet_runs(snippet: Snippet, tmp_path, request):
+def test_snippet_runs(snippet: Snippet, snippet_errors):
     """The marked snippet runs without error (python: as one file; bash: each command in turn, exit status 0)."""
     if snippet.gpu and not cuda_device_count():
         pytest.skip("needs a CUDA device")
-    if snippet.language == "python" and not snippet.gpu:
-        error = request.getfixturevalue("shared_python_results")[snippet.name]
-        assert not error, f"{snippet.name}:\n{error}"
-        return
-    if snippet.language == "python":
-        path = tmp_path / "snippet.py"
-        path.write_text(snippet.text, encoding="utf-8")
-        runs = [[sys.executable, str(path)]]
-    else:
-        runs = [["bash", "-c", small(command)] for command in shell_commands(snippet.text)]
-    for argv in runs:
-        result = subprocess.run(argv, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=900, check=False)
-        assert result.returncode == 0, f"{snippet.name}: {argv[-1]}\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
+    error = snippet_errors[snippet.name].result()
+    assert not error, f"{snippet.name}: {error}"
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])

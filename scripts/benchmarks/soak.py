@@ -14,7 +14,9 @@ PyTorch's and Warp's allocations together), PyTorch's allocated bytes, their pea
 Warp's mempool use and peak are sampled with it, as is the number of times the env step has been recorded in a CUDA
 graph (``step_graph_recordings``; ``null`` for envs that do not replay steps); the device memory in use may grow by
 at most ``--max_gpu_growth`` after the warm-up. ``--torch_memory_snapshot FILE`` records PyTorch's allocations from
-the warm-up on and writes them to ``FILE`` (PyTorch's memory snapshot, viewed at https://pytorch.org/memory_viz).
+the warm-up on and writes them to ``FILE`` (PyTorch's memory snapshot, viewed at https://pytorch.org/memory_viz) on
+the first step after which PyTorch reserves more memory than at the warm-up, so that the snapshot ends with the
+allocation that took a new segment (``torch_snapshot_step`` in the report), or at the end of a run without growth.
 ``--max_seconds`` ends the run early (the report says so in ``stopped_early``) to fit a time budget; the run also
 stops once more than ``--max_failures`` failures (default 20) are recorded.
 
@@ -128,8 +130,8 @@ def _parser() -> argparse.ArgumentParser:
         "--torch_memory_snapshot",
         default=None,
         metavar="FILE",
-        help="CUDA: record PyTorch's allocations from the warm-up on and write the snapshot to FILE at the end"
-        " (open it at https://pytorch.org/memory_viz).",
+        help="CUDA: record PyTorch's allocations from the warm-up on and write the snapshot to FILE when its reserved"
+        " memory first grows, else at the end (open it at https://pytorch.org/memory_viz).",
     )
     parser.add_argument("--json", default=None, help="Write the report as JSON to this path.")
     parser.set_defaults(num_envs=256, device="cpu", seed=0)  # the seed also draws actions, injections and resets
@@ -144,6 +146,14 @@ def _check(args: argparse.Namespace) -> None:
         raise SystemExit(f"--warmup must be below --steps, got {args.warmup}.")
     if args.torch_memory_snapshot and not args.device.startswith("cuda"):
         raise SystemExit("--torch_memory_snapshot records PyTorch's CUDA allocations: run with --device cuda:N.")
+
+
+def _write_torch_snapshot(path: str) -> None:
+    """Write PyTorch's recorded allocation history to ``path`` and stop recording."""
+    import torch
+
+    torch.cuda.memory._dump_snapshot(path)
+    torch.cuda.memory._record_memory_history(enabled=None)
 
 
 def _world_dofs(model) -> np.ndarray:
@@ -191,6 +201,7 @@ def main() -> int:
         "nan_survivors": 0,
         "nan_flagged_others": 0,
         "stopped_early": None,
+        "torch_snapshot_step": None,
         "failures": [],
         "rss_mib": [],
         "gpu_mib": [],
@@ -201,6 +212,7 @@ def main() -> int:
     pending: np.ndarray | None = None
     baseline = None
     gpu_baseline = None
+    snapshot_reserved = None  # PyTorch's reserved bytes at the warm-up while its allocations are recorded
     with torch.inference_mode():
         for step in range(1, args.steps + 1):
             if step % args.nan_every == 0:
@@ -265,6 +277,7 @@ def main() -> int:
                     gpu_baseline = gpu
                     if args.torch_memory_snapshot:
                         torch.cuda.memory._record_memory_history(max_entries=200_000)
+                        snapshot_reserved = torch.cuda.memory_reserved(args.device)
                 gpu_text = ""
                 if gpu is not None:
                     gpu_text = (
@@ -274,6 +287,11 @@ def main() -> int:
                     if recordings is not None:
                         gpu_text += f", env step recorded {recordings} time(s)"
                 print(f"[soak] step {step}: RSS {sample['rss_mib']} MiB{gpu_text}, {sample['elapsed_s']} s", flush=True)
+            if snapshot_reserved is not None and torch.cuda.memory_reserved(args.device) > snapshot_reserved:
+                _write_torch_snapshot(args.torch_memory_snapshot)
+                snapshot_reserved = None
+                report["torch_snapshot_step"] = step
+                print(f"[soak] step {step}: PyTorch reserved a new segment; snapshot written", flush=True)
             report["steps"] = step
             if len(report["failures"]) > args.max_failures:
                 break
@@ -283,9 +301,8 @@ def main() -> int:
     elapsed = time.perf_counter() - start
     if args.torch_memory_snapshot and baseline is None:
         print(f"[soak] no memory snapshot: the run ended before the warm-up ({warmup} steps)")
-    elif args.torch_memory_snapshot:
-        torch.cuda.memory._dump_snapshot(args.torch_memory_snapshot)
-        torch.cuda.memory._record_memory_history(enabled=None)
+    elif snapshot_reserved is not None:
+        _write_torch_snapshot(args.torch_memory_snapshot)
     env.close()
 
     if baseline is None:
