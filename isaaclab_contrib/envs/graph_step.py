@@ -268,27 +268,34 @@ def _fresh_outputs(obs: Any, reward: torch.Tensor, log: dict | None) -> tuple[An
 
     All of them are copied by one ``torch._foreach_copy_`` (one multi-tensor kernel on CUDA) into new tensors.
     Entries of ``log`` that are not tensors are kept as they are; ``log`` is ``None`` when the step logs nothing.
+    Nothing here forms a reference cycle: the copies are freed as soon as the caller drops them, not at Python's
+    next cyclic garbage collection (copies of a large observation waiting for it add up to new allocator segments).
     """
     sources: list[torch.Tensor] = []
-
-    def collect(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {key: collect(item) for key, item in value.items()}
-        sources.append(value)
-        return len(sources) - 1
-
-    obs_slots, reward_slot = collect(obs), collect(reward)
-    log_slots = {name: collect(value) for name, value in log.items() if isinstance(value, torch.Tensor)} if log else {}
+    obs_slots = _slots(obs, sources)
+    reward_slot = _slots(reward, sources)
+    log_slots = {name: _slots(item, sources) for name, item in (log or {}).items() if isinstance(item, torch.Tensor)}
     copies = [torch.empty_like(source) for source in sources]
     torch._foreach_copy_(copies, sources)
+    fresh_log = None
+    if log:
+        fresh_log = {name: copies[log_slots[name]] if name in log_slots else value for name, value in log.items()}
+    return _filled(obs_slots, copies), copies[reward_slot], fresh_log
 
-    def rebuild(slots: Any) -> Any:
-        return {key: rebuild(item) for key, item in slots.items()} if isinstance(slots, dict) else copies[slots]
 
-    fresh_log = (
-        {name: copies[log_slots[name]] if name in log_slots else value for name, value in log.items()} if log else None
-    )
-    return rebuild(obs_slots), copies[reward_slot], fresh_log
+def _slots(value: Any, sources: list[torch.Tensor]) -> Any:
+    """``value`` (a tensor or nested dict of them) with each tensor put in ``sources`` and replaced by its index."""
+    if isinstance(value, dict):
+        return {key: _slots(item, sources) for key, item in value.items()}
+    sources.append(value)
+    return len(sources) - 1
+
+
+def _filled(slots: Any, copies: list[torch.Tensor]) -> Any:
+    """The structure of ``slots`` (from :func:`_slots`) with each index replaced by its tensor in ``copies``."""
+    if isinstance(slots, dict):
+        return {key: _filled(item, copies) for key, item in slots.items()}
+    return copies[slots]
 
 
 def _with_log_copy(returned: tuple) -> tuple:

@@ -248,6 +248,47 @@ def test_fresh_outputs_copy_every_tensor_into_new_memory():
     assert _fresh_outputs(obs, reward, None)[2] is None
 
 
+def test_fresh_outputs_are_freed_without_the_cycle_collector():
+    """The copies a replayed step returns are freed as soon as they are dropped, with the cyclic collector off."""
+    import gc
+    import weakref
+
+    from isaaclab_contrib.envs.graph_step import _fresh_outputs
+
+    obs = {"policy": torch.zeros(2, 3), "extra": {"depth": torch.ones(2, 4)}}
+    gc.disable()
+    try:
+        fresh_obs, fresh_reward, fresh_log = _fresh_outputs(obs, torch.zeros(2), {"a": torch.tensor(1.0)})
+        dropped = [weakref.ref(t) for t in (fresh_obs["policy"], fresh_obs["extra"]["depth"], fresh_reward)]
+        dropped.append(weakref.ref(fresh_log["a"]))
+        del fresh_obs, fresh_reward, fresh_log
+        assert all(ref() is None for ref in dropped), "a reference cycle keeps the returned copies alive"
+    finally:
+        gc.enable()
+
+
+@cuda_only
+def test_replayed_observations_are_freed_when_dropped():
+    """With the cyclic collector off, PyTorch's allocated memory stays flat over replayed steps, outputs dropped."""
+    import gc
+
+    env = _make_env("Isaac-Cartpole-Direct-v0", 4096, device="cuda:0")
+    gc.disable()
+    try:
+        env.reset(seed=0)
+        actions = torch.zeros((env.num_envs, env.action_space.shape[-1]), device=env.device)
+        for _ in range(3):  # eager, recorded + replayed, replayed
+            env.step(actions)
+        assert env.step_graph_recorded
+        allocated = torch.cuda.memory_allocated(env.device)
+        for _ in range(50):
+            env.step(actions)
+        assert torch.cuda.memory_allocated(env.device) == allocated
+    finally:
+        gc.enable()
+        _close(env)
+
+
 def test_views_of_the_simulation_state_are_told_apart_from_task_buffers():
     """Asset data views lie in the manager's state memory (never carried by a recorded step); task buffers do not."""
     from isaaclab_contrib.envs.graph_step import _state_memory, _within
