@@ -7,18 +7,19 @@ the device, the task terminates and resets them in the next step. After that ste
 injected env was reported in ``extras["nan_envs"]``, terminated, and is finite again (state and observation), and
 that the task's non-finite flags named exactly the injected envs (``nan_flagged_others`` counts any other env
 flagged on any step: none may be touched).
-Every ``--reset_every`` steps ``--reset_envs`` random envs are reset through the env's own ``_reset_idx``. The
-process RSS is sampled every ``--rss_every`` steps; growth is measured from the first sample after the warm-up
-(``--warmup`` steps, default 10% of the run) to the last one. On CUDA the device memory in use (``cudaMemGetInfo``:
-PyTorch's and Warp's allocations together), PyTorch's allocated bytes, their peak and its reserved segments, and
-Warp's mempool use and peak are sampled with it, as is the number of times the env step has been recorded in a CUDA
-graph (``step_graph_recordings``; ``null`` for envs that do not replay steps); the device memory in use may grow by
-at most ``--max_gpu_growth`` after the warm-up. ``--torch_memory_snapshot FILE`` records PyTorch's allocations from
-the warm-up on and writes them to ``FILE`` (PyTorch's memory snapshot, viewed at https://pytorch.org/memory_viz) on
-the first step after which PyTorch reserves more memory than at the warm-up, so that the snapshot ends with the
-allocation that took a new segment (``torch_snapshot_step`` in the report), or at the end of a run without growth.
-``--max_seconds`` ends the run early (the report says so in ``stopped_early``) to fit a time budget; the run also
-stops once more than ``--max_failures`` failures (default 20) are recorded.
+Every ``--reset_every`` steps ``--reset_envs`` random envs are reset through the env's own ``_reset_idx``. The process
+RSS is sampled every ``--rss_every`` steps; growth is measured from the first sample after the warm-up (``--warmup``
+steps, default 10% of the run) to the last one. On CUDA the device memory in use (``cudaMemGetInfo``: PyTorch's and
+Warp's allocations together, and any other process's on the device: run the soak alone), PyTorch's allocated bytes,
+their peak and its reserved segments, and Warp's mempool use and peak are sampled with it, as is the number of times
+the env step has been recorded in a CUDA graph (``step_graph_recordings``; ``null`` for envs that do not replay
+steps); the device memory in use may grow by at most ``--max_gpu_growth`` after the warm-up. ``--torch_memory_snapshot
+FILE`` records PyTorch's allocations from the warm-up on and writes them to ``FILE`` (PyTorch's memory snapshot,
+viewed at https://pytorch.org/memory_viz) on the first step after which PyTorch reserves more memory than at the
+warm-up, so that the snapshot ends with the allocation that took a new segment (``torch_snapshot_step`` in the
+report), or at the end of a run without growth. ``--max_seconds`` ends the run early (the report says so in
+``stopped_early``) to fit a time budget; the run also stops once more than ``--max_failures`` failures (default 20)
+are recorded.
 
 Tasks with interval pushes (the velocity tasks' ``events.push_robot``) push on their own timers during the run;
 ``--push_interval_s LOW HIGH`` sets that range [s] to push more often. ``nan_survivors`` in the report counts injected
