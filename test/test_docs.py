@@ -145,13 +145,13 @@ def _run_shared_python(snippets: list[Snippet], folder: Path) -> dict[str, str]:
     return json.loads(out.read_text(encoding="utf-8"))
 
 
-def _run_commands(argvs: list[list[str]]) -> str:
-    """Run each of ``argvs`` in turn up to the first failure: "" if all exit with 0, else that command's output."""
+def _run_commands(snippet: Snippet, argvs: list[list[str]]) -> dict[str, str]:
+    """Run each of ``argvs`` in turn up to the first failure; map the snippet's name to "" or that command's output."""
     for argv in argvs:
         result = subprocess.run(argv, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=900, check=False)
         if result.returncode != 0:
-            return f"{argv[-1]}\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
-    return ""
+            return {snippet.name: f"{argv[-1]}\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"}
+    return {snippet.name: ""}
 
 
 def _snippet_argvs(snippet: Snippet, folder: Path) -> list[list[str]]:
@@ -164,23 +164,26 @@ def _snippet_argvs(snippet: Snippet, folder: Path) -> list[list[str]]:
 
 
 @pytest.fixture(scope="module")
-def snippet_errors(request, tmp_path_factory) -> Iterator[dict[str, Future[str]]]:
-    """Each selected snippet's run, started together (``_JOBS`` at a time): its name to a future of its error ("")."""
+def snippet_errors(request, tmp_path_factory) -> Iterator[dict[str, Future[dict[str, str]]]]:
+    """Each selected snippet's run, started together (``_JOBS`` at a time).
+
+    Maps a snippet's name to the future of its run, whose result maps the names of the snippets it ran (the shared
+    interpreter runs several) to their error ("" when it ran).
+    """
     selected = [item.callspec.params["snippet"] for item in request.session.items if _runs_snippet(item)]
     if not cuda_device_count():
         selected = [snippet for snippet in selected if not snippet.gpu]
     shared = [snippet for snippet in selected if snippet.language == "python" and not snippet.gpu]
     folder = tmp_path_factory.mktemp("snippets")
     pool = ThreadPoolExecutor(max_workers=_JOBS)
-    futures: dict[str, Future[str]] = {}
+    futures: dict[str, Future[dict[str, str]]] = {}
     try:
         if shared:
             shared_run = pool.submit(_run_shared_python, shared, folder)
-            for snippet in shared:
-                futures[snippet.name] = _future_of(shared_run, snippet.name)
+            futures.update((snippet.name, shared_run) for snippet in shared)
         for snippet in selected:
             if snippet.name not in futures:
-                futures[snippet.name] = pool.submit(_run_commands, _snippet_argvs(snippet, folder))
+                futures[snippet.name] = pool.submit(_run_commands, snippet, _snippet_argvs(snippet, folder))
         yield futures
     finally:
         pool.shutdown(wait=True, cancel_futures=True)  # runs not yet started (after ``-x``) are dropped
@@ -188,21 +191,6 @@ def snippet_errors(request, tmp_path_factory) -> Iterator[dict[str, Future[str]]
 
 def _runs_snippet(item: pytest.Item) -> bool:
     return getattr(item, "originalname", None) == "test_snippet_runs" and item.module.__name__ == __name__
-
-
-def _future_of(results: Future[dict[str, str]], name: str) -> Future[str]:
-    """A future of ``results[name]`` once ``results`` is done."""
-    entry: Future[str] = Future()
-
-    def done(whole: Future[dict[str, str]]) -> None:
-        error = whole.exception()
-        if error is not None:
-            entry.set_exception(error)
-        else:
-            entry.set_result(whole.result().get(name, f"{name}: the shared runner reported nothing for it"))
-
-    results.add_done_callback(done)
-    return entry
 
 
 def test_snippets_are_marked():
@@ -215,7 +203,7 @@ def test_snippet_runs(snippet: Snippet, snippet_errors):
     """The marked snippet runs without error (python: as one file; bash: each command in turn, exit status 0)."""
     if snippet.gpu and not cuda_device_count():
         pytest.skip("needs a CUDA device")
-    error = snippet_errors[snippet.name].result()
+    error = snippet_errors[snippet.name].result()[snippet.name]
     assert not error, f"{snippet.name}: {error}"
 
 

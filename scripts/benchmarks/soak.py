@@ -13,13 +13,13 @@ steps, default 10% of the run) to the last one. On CUDA the device memory in use
 Warp's allocations together, and any other process's on the device: run the soak alone), PyTorch's allocated bytes,
 their peak and its reserved segments, and Warp's mempool use and peak are sampled with it, as is the number of times
 the env step has been recorded in a CUDA graph (``step_graph_recordings``; ``null`` for envs that do not replay
-steps); the device memory in use may grow by at most ``--max_gpu_growth`` after the warm-up. ``--torch_memory_snapshot
-FILE`` records PyTorch's allocations from the warm-up on and writes them to ``FILE`` (PyTorch's memory snapshot,
-viewed at https://pytorch.org/memory_viz) on the first step after which PyTorch reserves more memory than at the
-warm-up, so that the snapshot ends with the allocation that took a new segment (``torch_snapshot_step`` in the
-report), or at the end of a run without growth. ``--max_seconds`` ends the run early (the report says so in
-``stopped_early``) to fit a time budget; the run also stops once more than ``--max_failures`` failures (default 20)
-are recorded.
+steps); the device memory in use may grow by at most ``--max_gpu_growth`` after the warm-up.
+``--torch_memory_snapshot FILE`` records PyTorch's allocations from the warm-up on and writes them to ``FILE``
+(PyTorch's memory snapshot, viewed at https://pytorch.org/memory_viz) on the first step after which PyTorch reserves
+more memory than at the warm-up, so that the snapshot ends with the allocation that took a new segment
+(``torch_snapshot_step`` in the report), or at the end of a run without growth. ``--max_seconds`` ends the run early
+(the report says so in ``stopped_early``) to fit a time budget; the run also stops once more than ``--max_failures``
+failures (default 20) are recorded.
 
 Tasks with interval pushes (the velocity tasks' ``events.push_robot``) push on their own timers during the run;
 ``--push_interval_s LOW HIGH`` sets that range [s] to push more often. ``nan_survivors`` in the report counts injected
