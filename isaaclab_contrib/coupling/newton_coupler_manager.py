@@ -47,13 +47,17 @@ class NewtonCouplerManager(NewtonManager):
 
     @classmethod
     def _initialize_contacts(cls) -> None:
-        """The shared pipeline's contacts, then each entry's filtered contact buffers sized for them.
+        """The shared pipeline's contacts, then every buffer the coupled step grows on first use, sized for them.
 
-        Newton sizes those buffers on the coupled solver's first step unless ``prepare_contacts`` ran; here that
-        first step may be a CUDA graph capture, which must not allocate what later replays depend on.
+        Newton sizes entry contact buffers and some entry-solver state (VBD's body-body contact state and rigid
+        contact outputs) on the coupled solver's first step; here that first step may be a graph capture, which must
+        not allocate what later replays depend on. ``prepare_contacts`` sizes the former, :func:`_grow_on_first_use`
+        the latter.
         """
         super()._initialize_contacts()
-        NewtonManager._solver.prepare_contacts(NewtonManager._contacts)
+        solver = NewtonManager._solver
+        solver.prepare_contacts(NewtonManager._contacts)
+        _grow_on_first_use(solver, NewtonManager._model, NewtonManager._contacts, NewtonManager._solver_dt)
 
     @classmethod
     def _create_solver(cls, model: newton.Model, solver_cfg: CouplerProxyCfg | CouplerAdmmCfg) -> SolverCoupled:
@@ -121,6 +125,17 @@ class NewtonCouplerManager(NewtonManager):
     def _solver_writes_joint_coordinates(cls) -> bool:
         # Entries may be maximal-coordinate solvers; re-deriving joint coordinates from bodies is always valid.
         return False
+
+
+def _grow_on_first_use(solver: SolverCoupled, model: newton.Model, contacts: newton.Contacts | None, dt: float) -> None:
+    """Run one coupled step of ``dt`` [s] on a scratch copy of the initial state, then reset the solver fully.
+
+    The step grows the buffers entry solvers size on first use (to the contacts' capacity, not their count, so the
+    empty contacts suffice); the reset clears the coupling and warm-start state the scratch step left.
+    """
+    state_in, state_out = model.state(), model.state()
+    solver.step(state_in, state_out, model.control(), contacts, dt)
+    solver.reset(state_in)
 
 
 def _entry_solver_cfgs(solver_cfg: NewtonSolverCfg | None) -> list[NewtonSolverCfg]:

@@ -78,6 +78,32 @@ def test_entry_contact_buffers_are_sized_before_the_first_step():
     assert all(b.rigid_contact_max == contacts.rigid_contact_max for b in buffers.values())
 
 
+def _entry_arrays(solver) -> dict[tuple[str, str], wp.array]:
+    """Every Warp array an entry solver holds as an attribute, by (entry, attribute)."""
+    return {
+        (name, attr): value
+        for name in solver.entry_names()
+        for attr, value in vars(solver.solver(name)).items()
+        if isinstance(value, wp.array)
+    }
+
+
+@pytest.mark.parametrize("coupler", ["proxy", "admm"])
+def test_entry_solvers_grow_no_buffer_on_the_first_step(coupler):
+    """Entry solvers hold every buffer before the first step: a first step captured in a graph allocates none."""
+    from isaaclab_contrib.coupling import CouplerAdmmCfg
+    from isaaclab_newton.physics import NewtonManager
+
+    cfg = _proxy_cfg(_entries()) if coupler == "proxy" else CouplerAdmmCfg(entries=list(_entries()), rho=50.0)
+    sim, scene = _make_scene(cfg, num_envs=2, **EAGER)
+    sim.reset()
+    before = _entry_arrays(NewtonManager.get_solver())
+    step_scene(sim, scene, 2)
+    after = _entry_arrays(NewtonManager.get_solver())
+    rebound = sorted(key for key, array in after.items() if before.get(key) is not array)
+    assert not rebound, f"entry arrays allocated by the first steps: {rebound}"
+
+
 def test_proxy_holds_box_200_steps_and_resets_one_world():
     """Proxy: 200 steps without NaN, box carried by the block; a per-world reset restores only env 0's block."""
     from isaaclab.sim import SimulationContext
