@@ -24,9 +24,18 @@ run_script(main)
 """
 
 
+def _as_in_a_terminal() -> None:
+    """SIGINT's default disposition, as a foreground job has (a shell's background jobs inherit it ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupted(signum: int) -> subprocess.CompletedProcess:
     process = subprocess.Popen(
-        [sys.executable, "-c", _SCRIPT], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", _SCRIPT],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_as_in_a_terminal,
     )
     assert process.stdout.readline().strip() == "ready"
     time.sleep(0.2)
