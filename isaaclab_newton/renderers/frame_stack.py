@@ -63,40 +63,53 @@ def _push(
     _write(out, b, (frames - 1) * channels + c, y, x, channel_first, value)
 
 
+_MEAN_BLOCK = 256
+"""Threads that sum one image's pixels for :func:`_channel_means` (one block per image)."""
+
+
+@wp.func
+def _mean(total: wp.int32, count_255: float, reciprocal: int) -> float:
+    """``total / (pixels * 255)``, rounded as torch rounds it (stored: no fused multiply-add)."""
+    if reciprocal != 0:
+        # torch divides a CUDA tensor by a Python scalar as a product with the scalar's reciprocal
+        return float(total) * (1.0 / count_255)
+    return float(total) / count_255
+
+
 @wp.kernel(enable_backward=False)
-def _channel_sums(images: wp.array4d(dtype=wp.uint8), sums: wp.array2d(dtype=wp.int32)):
-    """Add the values of one image row to ``sums[b, c]`` (zeroed before), for the 3 or 4 channels of ``sums``."""
-    b, y = wp.tid()
-    four = sums.shape[1] == 4
+def _channel_means(
+    images: wp.array4d(dtype=wp.uint8), count_255: float, reciprocal: int, means: wp.array2d(dtype=wp.float32)
+):
+    """``means[b, c]``: channel ``c`` of image ``b`` summed over its pixels / (pixels * 255); one block per image.
+
+    The block's threads read the image's pixels in order (adjacent threads, adjacent pixels) and add their integer
+    partial sums in a block reduction, so the sum is exact and no atomics or zeroed buffer are needed.
+    """
+    b, lane = wp.tid()
+    width = images.shape[2]
     r = wp.int32(0)
     g = wp.int32(0)
     bl = wp.int32(0)
     a = wp.int32(0)
-    for x in range(images.shape[2]):
+    four = means.shape[1] == 4
+    for p in range(lane, images.shape[1] * width, wp.block_dim()):
+        y = p // width
+        x = p - y * width
         r += wp.int32(images[b, y, x, 0])
         g += wp.int32(images[b, y, x, 1])
         bl += wp.int32(images[b, y, x, 2])
         if four:
             a += wp.int32(images[b, y, x, 3])
-    wp.atomic_add(sums, b, 0, r)
-    wp.atomic_add(sums, b, 1, g)
-    wp.atomic_add(sums, b, 2, bl)
-    if four:
-        wp.atomic_add(sums, b, 3, a)
-
-
-@wp.kernel(enable_backward=False)
-def _channel_means(
-    sums: wp.array2d(dtype=wp.int32), count_255: float, reciprocal: int, means: wp.array2d(dtype=wp.float32)
-):
-    """``means[b, c] = sums[b, c] / (pixels * 255)``, rounded as torch rounds it (stored: no fused multiply-add)."""
-    b, c = wp.tid()
-    total = float(sums[b, c])
-    if reciprocal != 0:
-        # torch divides a CUDA tensor by a Python scalar as a product with the scalar's reciprocal
-        means[b, c] = total * (1.0 / count_255)
-    else:
-        means[b, c] = total / count_255
+    r_sum = wp.tile_sum(wp.tile(r))
+    g_sum = wp.tile_sum(wp.tile(g))
+    b_sum = wp.tile_sum(wp.tile(bl))
+    a_sum = wp.tile_sum(wp.tile(a))
+    if lane == 0:
+        means[b, 0] = _mean(r_sum[0], count_255, reciprocal)
+        means[b, 1] = _mean(g_sum[0], count_255, reciprocal)
+        means[b, 2] = _mean(b_sum[0], count_255, reciprocal)
+        if four:
+            means[b, 3] = _mean(a_sum[0], count_255, reciprocal)
 
 
 @wp.kernel(enable_backward=False)
@@ -191,12 +204,10 @@ class NewtonCameraFrameStack:
         self.observation = torch.zeros(shape, dtype=torch.float32, device=self.device)
         """The stacked observation, rewritten in place by every :meth:`push`."""
         self._fresh = torch.ones(num_envs, dtype=torch.int32, device=self.device)
-        self._sums = torch.zeros((num_envs, channels), dtype=torch.int32, device=self.device)
         self._means = torch.zeros((num_envs, channels), dtype=torch.float32, device=self.device)
         self._count_255 = float(height * width) * 255.0
         self._wp_out = wp.from_torch(self.observation)
         self._wp_fresh = wp.from_torch(self._fresh)
-        self._wp_sums = wp.from_torch(self._sums)
         self._wp_means = wp.from_torch(self._means)
 
     def reset(self, env_ids: Sequence[int] | torch.Tensor | None = None) -> None:
@@ -238,12 +249,16 @@ class NewtonCameraFrameStack:
         first = 1 if self.channel_first else 0
         if self._mode == _COLOR:
             src = wp.from_torch(images, dtype=wp.uint8)
-            self._wp_sums.zero_()
-            wp.launch(_channel_sums, dim=(n, h), inputs=[src], outputs=[self._wp_sums], device=self.device)
             reciprocal = 1 if self.device.startswith("cuda") else 0
-            inputs = [self._wp_sums, self._count_255, reciprocal]
-            dim = (n, self.channels)
-            wp.launch(_channel_means, dim=dim, inputs=inputs, outputs=[self._wp_means], device=self.device)
+            inputs = [src, self._count_255, reciprocal]
+            wp.launch_tiled(
+                _channel_means,
+                dim=n,
+                inputs=inputs,
+                outputs=[self._wp_means],
+                block_dim=_MEAN_BLOCK,
+                device=self.device,
+            )
             inputs = [src, self._wp_means, self._wp_fresh, self.frames, first]
             wp.launch(_push_color, dim=(n, h, w), inputs=inputs, outputs=[self._wp_out], device=self.device)
         else:
