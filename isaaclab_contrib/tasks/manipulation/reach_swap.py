@@ -15,7 +15,11 @@ The MuJoCo Warp contact capacity changes with the robot: upstream's 20 contacts 
 are sized for its Franka; the offline Panda's 26 capsule and mesh geoms swinging into the table make more, and a
 policy exploring early in training overflowed them (MuJoCo Warp then drops contacts and links pass through the
 table).
-:data:`REACH_NCONMAX` and :data:`REACH_NJMAX` hold the raised capacities.
+:data:`REACH_NCONMAX` and :data:`REACH_NJMAX` hold the raised capacities. Measured on CPU (64 envs, 300 steps, each
+env holding a saturated action, N(0, 3^2) or N(0, 10^2) per joint, redrawn every 60 steps, so that arms press into
+the table): at most 21.4 contacts per world on average over all worlds (MuJoCo Warp pools ``nconmax`` over the
+worlds), 57 contacts and 133 constraint rows in the busiest world; with uniform random actions in [-1, 1] it is one
+contact per world.
 """
 
 from __future__ import annotations
