@@ -37,7 +37,7 @@ control runs that step eagerly and records the graph again.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import torch
@@ -156,10 +156,25 @@ class GraphStepMixin(MaskResetMixin):
         self._step_graph.replay()
         self._note_replayed_step()
         obs, reward, terminated, time_out, extras = self._step_outputs
-        self.obs_buf, self.reward_buf, log = _fresh_outputs(obs, reward, log)
+        makers = self._observations_made_after_step()
+        if makers:
+            copied, self.reward_buf, log = _fresh_outputs(_without(obs, makers), reward, log)
+            self.obs_buf = {group: makers[group]() if group in makers else copied[group] for group in obs}
+        else:
+            self.obs_buf, self.reward_buf, log = _fresh_outputs(obs, reward, log)
         if log is not None:
             extras = {**extras, "log": log}
         return self.obs_buf, self.reward_buf, terminated, time_out, extras
+
+    def _observations_made_after_step(self) -> dict[str, Callable[[], torch.Tensor]]:
+        """Observation groups a replayed step makes after the replay instead of copying them out of the graph.
+
+        Group name -> a function that returns the group's new tensor from what the replayed step left (none by
+        default). A task whose observation is cheaper to make than to copy (a camera frame stack: the float stack
+        is several times the size of the frames it is made from) names it here; while the step is recorded its
+        ``_get_observations`` then returns a stand-in for that group, which replays never return.
+        """
+        return {}
 
     def _copy_step_action(self, action: torch.Tensor) -> torch.Tensor:
         """Copy ``action`` into the graph's persistent input buffer (made on the first step) and return that buffer.
@@ -281,6 +296,20 @@ def _fresh_outputs(obs: Any, reward: torch.Tensor, log: dict | None) -> tuple[An
     if log:
         fresh_log = {name: copies[log_slots[name]] if name in log_slots else value for name, value in log.items()}
     return _filled(obs_slots, copies), copies[reward_slot], fresh_log
+
+
+def _without(obs: Any, groups: dict[str, Any]) -> dict[str, Any]:
+    """``obs`` (a dict of observation groups) without ``groups``.
+
+    Raises:
+        TypeError: If ``obs`` is not a dict (only groups of a dict can be made after the step).
+    """
+    if not isinstance(obs, dict):
+        raise TypeError(
+            f"_observations_made_after_step() names groups {sorted(groups)}, but the step returns"
+            f" {type(obs).__name__} observations, not a dict of groups."
+        )
+    return {group: value for group, value in obs.items() if group not in groups}
 
 
 def _slots(value: Any, sources: list[torch.Tensor]) -> Any:

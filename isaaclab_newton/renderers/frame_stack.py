@@ -8,9 +8,12 @@ computes (``isaaclab.utils.images``), bit for bit, without torch ops or host rea
 - depth-like (``float32``): NaN and infinities replaced with 0 [m];
 - normals (``float32``): ``(n + 1) / 2``.
 
-Each step normalizes the newest frame once and writes it into the last of the ``K`` frames of the observation
-buffer while the older frames shift by one (one pass over the pixels); an env reset since its last frame fills all
-``K`` frames with its next one.
+The last ``K`` frames are kept as the camera wrote them (colour as ``uint8``, with each frame's channel means), in a
+ring of ``K`` slots whose newest slot a device counter names: :meth:`NewtonCameraFrameStack.push` writes one slot
+(every slot for an env reset since its last frame) and :meth:`NewtonCameraFrameStack.stacked` writes the normalized
+frames, oldest first, into a new float tensor in one pass. Nothing older is moved on a push, and the float
+observation is written once per step, where an env returns it (a stacked buffer shifted in place and then copied
+out for the caller writes it three times).
 """
 
 from __future__ import annotations
@@ -25,46 +28,8 @@ _DEPTH_LIKE = ("depth", "distance_to_image_plane", "distance_to_camera")
 _COLOR_CHANNELS = {"rgb": 3, "albedo": 3, "rgba": 4, "semantic_segmentation": 4}
 """Channels normalized per colour data type: upstream's camera envs drop albedo's alpha; segmentation is colorized."""
 
-
-@wp.func
-def _slot(out: wp.array4d(dtype=wp.float32), b: int, channel: int, y: int, x: int, channel_first: int) -> float:
-    if channel_first != 0:
-        return out[b, channel, y, x]
-    return out[b, y, x, channel]
-
-
-@wp.func
-def _write(out: wp.array4d(dtype=wp.float32), b: int, channel: int, y: int, x: int, channel_first: int, value: float):
-    if channel_first != 0:
-        out[b, channel, y, x] = value
-    else:
-        out[b, y, x, channel] = value
-
-
-@wp.func
-def _push(
-    out: wp.array4d(dtype=wp.float32),
-    b: int,
-    c: int,
-    y: int,
-    x: int,
-    channels: int,
-    frames: int,
-    fresh: int,
-    channel_first: int,
-    value: float,
-):
-    """Shift channel ``c`` of pixel (y, x) one frame older and put ``value`` in the newest frame (all, if fresh)."""
-    for k in range(frames - 1):
-        older = value
-        if fresh == 0:
-            older = _slot(out, b, (k + 1) * channels + c, y, x, channel_first)
-        _write(out, b, k * channels + c, y, x, channel_first, older)
-    _write(out, b, (frames - 1) * channels + c, y, x, channel_first, value)
-
-
 _MEAN_BLOCK = 256
-"""Threads that sum one image's pixels for :func:`_channel_means` (one block per image)."""
+"""Threads that store and sum one colour image (one block per image, :func:`_store_color`)."""
 
 
 @wp.func
@@ -76,83 +41,168 @@ def _mean(total: wp.int32, count_255: float, reciprocal: int) -> float:
     return float(total) / count_255
 
 
-@wp.kernel(enable_backward=False)
-def _channel_means(
-    images: wp.array4d(dtype=wp.uint8), count_255: float, reciprocal: int, means: wp.array2d(dtype=wp.float32)
-):
-    """``means[b, c]``: channel ``c`` of image ``b`` summed over its pixels / (pixels * 255); one block per image.
+@wp.func
+def _newest_slot(head: wp.array(dtype=wp.int32), frames: int) -> int:
+    """The ring slot a push writes: the one after the current newest (the oldest frame's)."""
+    return (head[0] + 1) % frames
 
-    The block's threads read the image's pixels in order (adjacent threads, adjacent pixels) and add their integer
-    partial sums in a block reduction, so the sum is exact and no atomics or zeroed buffer are needed.
+
+@wp.kernel(enable_backward=False)
+def _store_color(
+    images: wp.array4d(dtype=wp.uint8),
+    head: wp.array(dtype=wp.int32),
+    fresh: wp.array(dtype=wp.int32),
+    count_255: float,
+    reciprocal: int,
+    ring: wp.array4d(dtype=wp.uint8),
+    means: wp.array2d(dtype=wp.float32),
+):
+    """Copy colour image ``b`` into the newest ring slot (every slot if fresh) and store its channel means there.
+
+    One block per image: adjacent threads read adjacent pixels, and the integer channel sums meet in a block
+    reduction, so each mean is exact (the sum) and rounded once, with no atomics or zeroed buffer.
     """
     b, lane = wp.tid()
+    num_envs = images.shape[0]
+    frames = ring.shape[0] // num_envs
+    channels = ring.shape[3]
     width = images.shape[2]
+    newest = _newest_slot(head, frames)
+    first = newest
+    last = newest + 1
+    if fresh[b] != 0:
+        first = 0
+        last = frames
     r = wp.int32(0)
     g = wp.int32(0)
     bl = wp.int32(0)
     a = wp.int32(0)
-    four = means.shape[1] == 4
     for p in range(lane, images.shape[1] * width, wp.block_dim()):
         y = p // width
         x = p - y * width
-        r += wp.int32(images[b, y, x, 0])
-        g += wp.int32(images[b, y, x, 1])
-        bl += wp.int32(images[b, y, x, 2])
-        if four:
-            a += wp.int32(images[b, y, x, 3])
+        pr = images[b, y, x, 0]
+        pg = images[b, y, x, 1]
+        pb = images[b, y, x, 2]
+        pa = wp.uint8(0)
+        r += wp.int32(pr)
+        g += wp.int32(pg)
+        bl += wp.int32(pb)
+        if channels == 4:
+            pa = images[b, y, x, 3]
+            a += wp.int32(pa)
+        for k in range(first, last):
+            i = k * num_envs + b
+            ring[i, y, x, 0] = pr
+            ring[i, y, x, 1] = pg
+            ring[i, y, x, 2] = pb
+            if channels == 4:
+                ring[i, y, x, 3] = pa
     r_sum = wp.tile_sum(wp.tile(r))
     g_sum = wp.tile_sum(wp.tile(g))
     b_sum = wp.tile_sum(wp.tile(bl))
     a_sum = wp.tile_sum(wp.tile(a))
     if lane == 0:
-        means[b, 0] = _mean(r_sum[0], count_255, reciprocal)
-        means[b, 1] = _mean(g_sum[0], count_255, reciprocal)
-        means[b, 2] = _mean(b_sum[0], count_255, reciprocal)
-        if four:
-            means[b, 3] = _mean(a_sum[0], count_255, reciprocal)
+        for k in range(first, last):
+            i = k * num_envs + b
+            means[i, 0] = _mean(r_sum[0], count_255, reciprocal)
+            means[i, 1] = _mean(g_sum[0], count_255, reciprocal)
+            means[i, 2] = _mean(b_sum[0], count_255, reciprocal)
+            if channels == 4:
+                means[i, 3] = _mean(a_sum[0], count_255, reciprocal)
 
 
 @wp.kernel(enable_backward=False)
-def _push_color(
-    images: wp.array4d(dtype=wp.uint8),
-    means: wp.array2d(dtype=wp.float32),
-    fresh: wp.array(dtype=wp.int32),
-    frames: int,
-    channel_first: int,
-    out: wp.array4d(dtype=wp.float32),
-):
-    """Normalize pixel (b, y, x) of the newest colour frame into the stack: ``value / 255 - mean[b, c]``."""
-    b, y, x = wp.tid()
-    channels = means.shape[1]
-    for c in range(channels):
-        value = float(images[b, y, x, c]) / 255.0 - means[b, c]
-        _push(out, b, c, y, x, channels, frames, fresh[b], channel_first, value)
-
-
-@wp.kernel(enable_backward=False)
-def _push_float(
+def _store_float(
     images: wp.array4d(dtype=wp.float32),
     mode: int,
+    head: wp.array(dtype=wp.int32),
     fresh: wp.array(dtype=wp.int32),
-    frames: int,
-    channel_first: int,
-    out: wp.array4d(dtype=wp.float32),
+    ring: wp.array4d(dtype=wp.float32),
 ):
-    """Normalize pixel (b, y, x) of the newest depth-like (non-finite to 0) or normals frame into the stack."""
+    """Normalize pixel (b, y, x) of a depth-like (non-finite to 0) or normals image into the newest ring slot."""
     b, y, x = wp.tid()
-    channels = images.shape[3]
-    for c in range(channels):
+    num_envs = images.shape[0]
+    frames = ring.shape[0] // num_envs
+    newest = _newest_slot(head, frames)
+    first = newest
+    last = newest + 1
+    if fresh[b] != 0:
+        first = 0
+        last = frames
+    for c in range(ring.shape[3]):
         value = images[b, y, x, c]
         if mode == _DEPTH:
             if not wp.isfinite(value):
                 value = 0.0
         else:
             value = (value + 1.0) * 0.5
-        _push(out, b, c, y, x, channels, frames, fresh[b], channel_first, value)
+        for k in range(first, last):
+            ring[k * num_envs + b, y, x, c] = value
+
+
+@wp.kernel(enable_backward=False)
+def _advance(head: wp.array(dtype=wp.int32), fresh: wp.array(dtype=wp.int32), frames: int):
+    """Make the slot just written the newest and clear the fresh flags (one thread per env)."""
+    b = wp.tid()
+    fresh[b] = 0
+    if b == 0:
+        head[0] = _newest_slot(head, frames)
+
+
+@wp.func
+def _stack_index(k: int, channels: int, c: int) -> int:
+    return k * channels + c
+
+
+@wp.kernel(enable_backward=False)
+def _stack_color(
+    ring: wp.array4d(dtype=wp.uint8),
+    means: wp.array2d(dtype=wp.float32),
+    head: wp.array(dtype=wp.int32),
+    channel_first: int,
+    out: wp.array4d(dtype=wp.float32),
+):
+    """Pixel (b, y, x) of every stored colour frame, oldest first: ``value / 255 - mean[b, c]`` of its frame."""
+    b, y, x = wp.tid()
+    num_envs = out.shape[0]
+    frames = ring.shape[0] // num_envs
+    channels = ring.shape[3]
+    for k in range(frames):
+        i = ((head[0] + 1 + k) % frames) * num_envs + b
+        for c in range(channels):
+            value = float(ring[i, y, x, c]) / 255.0 - means[i, c]
+            if channel_first != 0:
+                out[b, _stack_index(k, channels, c), y, x] = value
+            else:
+                out[b, y, x, _stack_index(k, channels, c)] = value
+
+
+@wp.kernel(enable_backward=False)
+def _stack_float(
+    ring: wp.array4d(dtype=wp.float32),
+    head: wp.array(dtype=wp.int32),
+    channel_first: int,
+    out: wp.array4d(dtype=wp.float32),
+):
+    """Pixel (b, y, x) of every stored depth-like or normals frame (already normalized), oldest first."""
+    b, y, x = wp.tid()
+    num_envs = out.shape[0]
+    frames = ring.shape[0] // num_envs
+    channels = ring.shape[3]
+    for k in range(frames):
+        i = ((head[0] + 1 + k) % frames) * num_envs + b
+        for c in range(channels):
+            if channel_first != 0:
+                out[b, _stack_index(k, channels, c), y, x] = ring[i, y, x, c]
+            else:
+                out[b, y, x, _stack_index(k, channels, c)] = ring[i, y, x, c]
 
 
 class NewtonCameraFrameStack:
     """The last ``frames`` normalized camera frames of every env, stacked along the channel axis, on the device.
+
+    :meth:`push` stores each step's camera frame; :meth:`stacked` returns the stack as a new float tensor, laid out
+    as upstream's ``CameraFrameStack`` lays it out.
 
     Args:
         num_envs: Number of environments (images per frame).
@@ -200,15 +250,20 @@ class NewtonCameraFrameStack:
         self.channel_first = channel_first
         self.device = str(device)
         stacked = frames * channels
-        shape = (num_envs, stacked, height, width) if channel_first else (num_envs, height, width, stacked)
-        self.observation = torch.zeros(shape, dtype=torch.float32, device=self.device)
-        """The stacked observation, rewritten in place by every :meth:`push`."""
+        self.shape = (num_envs, stacked, height, width) if channel_first else (num_envs, height, width, stacked)
+        """Shape of :meth:`stacked`'s tensors."""
+        dtype = torch.uint8 if self._mode == _COLOR else torch.float32
+        # slot k of env b at row k * num_envs + b (Warp arrays have at most four dimensions)
+        self._ring = torch.zeros((frames * num_envs, height, width, channels), dtype=dtype, device=self.device)
+        self._means = torch.zeros((frames * num_envs, channels), dtype=torch.float32, device=self.device)
+        self._num_envs = num_envs
+        self._head = torch.zeros(1, dtype=torch.int32, device=self.device)
         self._fresh = torch.ones(num_envs, dtype=torch.int32, device=self.device)
-        self._means = torch.zeros((num_envs, channels), dtype=torch.float32, device=self.device)
         self._count_255 = float(height * width) * 255.0
-        self._wp_out = wp.from_torch(self.observation)
-        self._wp_fresh = wp.from_torch(self._fresh)
+        self._wp_ring = wp.from_torch(self._ring, dtype=wp.uint8 if self._mode == _COLOR else wp.float32)
         self._wp_means = wp.from_torch(self._means)
+        self._wp_head = wp.from_torch(self._head)
+        self._wp_fresh = wp.from_torch(self._fresh)
 
     def reset(self, env_ids: Sequence[int] | torch.Tensor | None = None) -> None:
         """Fill all frames of the given envs (default: all) with their next frame."""
@@ -221,11 +276,11 @@ class NewtonCameraFrameStack:
         """Fill all frames of the envs where ``mask`` (bool, one per env) is set with their next frame; no host sync."""
         self._fresh.masked_fill_(mask, 1)
 
-    def push(self, images: torch.Tensor) -> torch.Tensor:
-        """Normalize the newest camera frame into the stack and return :attr:`observation` (not a copy).
+    def push(self, images: torch.Tensor) -> None:
+        """Store the newest camera frame (the oldest one is dropped; an env reset since its last push fills all).
 
-        Warp launches and memsets only: a CUDA graph (Warp's or :class:`~isaaclab_newton.physics.graph.TorchWarpGraph`)
-        can record it.
+        Warp launches only: a CUDA graph (Warp's or :class:`~isaaclab_newton.physics.graph.TorchWarpGraph`) can
+        record it.
 
         Args:
             images: The camera's output, (num_envs, height, width, channels): uint8 for colour (at least three
@@ -234,7 +289,7 @@ class NewtonCameraFrameStack:
         Raises:
             ValueError: If the images' shape or dtype does not match the stack's.
         """
-        n, h, w = (self.observation.shape[i] for i in ((0, 2, 3) if self.channel_first else (0, 1, 2)))
+        n, h, w = self._num_envs, *self._ring.shape[1:3]
         dtype = torch.uint8 if self._mode == _COLOR else torch.float32
         if images.dim() != 4 or tuple(images.shape[:3]) != (n, h, w) or images.dtype != dtype:
             raise ValueError(
@@ -246,24 +301,53 @@ class NewtonCameraFrameStack:
                 f"NewtonCameraFrameStack ({self.data_type}): expected at least {self.channels} channels, got"
                 f" {images.shape[3]}."
             )
-        first = 1 if self.channel_first else 0
         if self._mode == _COLOR:
-            src = wp.from_torch(images, dtype=wp.uint8)
             reciprocal = 1 if self.device.startswith("cuda") else 0
-            inputs = [src, self._count_255, reciprocal]
             wp.launch_tiled(
-                _channel_means,
+                _store_color,
                 dim=n,
-                inputs=inputs,
-                outputs=[self._wp_means],
+                inputs=[
+                    wp.from_torch(images, dtype=wp.uint8),
+                    self._wp_head,
+                    self._wp_fresh,
+                    self._count_255,
+                    reciprocal,
+                ],
+                outputs=[self._wp_ring, self._wp_means],
                 block_dim=_MEAN_BLOCK,
                 device=self.device,
             )
-            inputs = [src, self._wp_means, self._wp_fresh, self.frames, first]
-            wp.launch(_push_color, dim=(n, h, w), inputs=inputs, outputs=[self._wp_out], device=self.device)
         else:
             src = wp.from_torch(images[..., : self.channels], dtype=wp.float32)
-            inputs = [src, self._mode, self._wp_fresh, self.frames, first]
-            wp.launch(_push_float, dim=(n, h, w), inputs=inputs, outputs=[self._wp_out], device=self.device)
-        self._wp_fresh.zero_()
-        return self.observation
+            inputs = [src, self._mode, self._wp_head, self._wp_fresh]
+            wp.launch(_store_float, dim=(n, h, w), inputs=inputs, outputs=[self._wp_ring], device=self.device)
+        wp.launch(_advance, dim=n, inputs=[self._wp_head, self._wp_fresh, self.frames], device=self.device)
+
+    def stacked(self, out: torch.Tensor | None = None) -> torch.Tensor:
+        """The stored frames, normalized and stacked oldest first, written in one pass.
+
+        Args:
+            out: Float32 tensor of :attr:`shape` on the stack's device to write into; a new one when ``None``.
+
+        Returns:
+            ``out``, or the new tensor.
+
+        Raises:
+            ValueError: If ``out`` has another shape, dtype or device.
+        """
+        if out is None:
+            out = torch.empty(self.shape, dtype=torch.float32, device=self.device)
+        elif tuple(out.shape) != self.shape or out.dtype != torch.float32 or out.device != self._ring.device:
+            raise ValueError(
+                f"NewtonCameraFrameStack ({self.data_type}): out must be a float32 tensor of shape {self.shape} on"
+                f" {self._ring.device}, got {out.dtype} {tuple(out.shape)} on {out.device}."
+            )
+        first = 1 if self.channel_first else 0
+        dim = (self._num_envs, *self._ring.shape[1:3])
+        if self._mode == _COLOR:
+            inputs = [self._wp_ring, self._wp_means, self._wp_head, first]
+            wp.launch(_stack_color, dim=dim, inputs=inputs, outputs=[wp.from_torch(out)], device=self.device)
+        else:
+            inputs = [self._wp_ring, self._wp_head, first]
+            wp.launch(_stack_float, dim=dim, inputs=inputs, outputs=[wp.from_torch(out)], device=self.device)
+        return out

@@ -52,7 +52,8 @@ def test_matches_isaaclab_frame_stack_bit_for_bit(data_type, frames):
             mask[resets[step]] = True
             ours.reset_mask(mask)
         expected = upstream(_camera_view(data_type, image), normalize)
-        got = ours.push(_camera_view(data_type, image))
+        ours.push(_camera_view(data_type, image))
+        got = ours.stacked()
         assert got.shape == expected.shape
         assert torch.equal(got, expected), f"step {step}: max diff {(got - expected).abs().max().item()}"
 
@@ -63,7 +64,8 @@ def test_channel_last_layout_matches_isaaclab():
     normalize = functools.partial(normalize_camera_image, data_type="rgb")
     ours = NewtonCameraFrameStack(NUM_ENVS, HEIGHT, WIDTH, "rgb", TEST_DEVICE, frames=2, channel_first=False)
     for image in _frames("rgb", 3):
-        assert torch.equal(ours.push(image[..., :3]), upstream(image[..., :3], normalize))
+        ours.push(image[..., :3])
+        assert torch.equal(ours.stacked(), upstream(image[..., :3], normalize))
 
 
 def test_reset_by_index_fills_every_frame_with_the_next():
@@ -72,8 +74,30 @@ def test_reset_by_index_fills_every_frame_with_the_next():
     for value in (1.0, 2.0):
         ours.push(torch.full((2, 1, 1, 1), value, device=TEST_DEVICE))
     ours.reset([1])
-    got = ours.push(torch.full((2, 1, 1, 1), 3.0, device=TEST_DEVICE))
+    ours.push(torch.full((2, 1, 1, 1), 3.0, device=TEST_DEVICE))
+    got = ours.stacked()
     assert got[:, :, 0, 0].tolist() == [[1.0, 2.0, 3.0], [3.0, 3.0, 3.0]]
+
+
+def test_each_stack_is_a_new_tensor_that_later_pushes_leave_alone():
+    """stacked() returns a new tensor per call: a later push does not change a stack the caller holds."""
+    ours = NewtonCameraFrameStack(1, 1, 1, "depth", TEST_DEVICE, frames=2)
+    ours.push(torch.full((1, 1, 1, 1), 1.0, device=TEST_DEVICE))
+    held = ours.stacked()
+    ours.push(torch.full((1, 1, 1, 1), 2.0, device=TEST_DEVICE))
+    assert held[0, :, 0, 0].tolist() == [1.0, 1.0]
+    assert ours.stacked()[0, :, 0, 0].tolist() == [1.0, 2.0]
+
+
+def test_stacked_writes_into_a_given_tensor_of_its_shape_only():
+    """stacked(out) fills out; an out of another shape is refused naming the expected one."""
+    ours = NewtonCameraFrameStack(NUM_ENVS, HEIGHT, WIDTH, "rgb", TEST_DEVICE, frames=2)
+    ours.push(_frames("rgb", 1)[0][..., :3])
+    out = torch.empty(ours.shape, device=TEST_DEVICE)
+    assert ours.stacked(out) is out
+    assert torch.equal(out, ours.stacked())
+    with pytest.raises(ValueError, match=r"shape \(3, 6, 5, 7\)"):
+        ours.stacked(torch.empty((NUM_ENVS, 3, HEIGHT, WIDTH), device=TEST_DEVICE))
 
 
 def test_wrong_images_are_refused():
@@ -91,7 +115,7 @@ def test_unsupported_data_type_is_refused():
 
 @cuda_only("records a CUDA graph")
 def test_push_replays_from_a_cuda_graph():
-    """A push recorded in a Warp CUDA graph and replayed on new frames gives upstream's eager observations."""
+    """A push recorded in a Warp CUDA graph and replayed on new frames stacks as upstream's eager frame stack."""
     frames = _frames("rgb", 4)
     upstream = CameraFrameStack(NUM_ENVS, TEST_DEVICE, 2, channel_first=True)
     normalize = functools.partial(normalize_camera_image, data_type="rgb")
@@ -104,4 +128,4 @@ def test_push_replays_from_a_cuda_graph():
     for image in frames[1:]:
         camera.copy_(image)
         wp.capture_launch(capture.graph)
-        assert torch.equal(ours.observation, upstream(image[..., :3], normalize))
+        assert torch.equal(ours.stacked(), upstream(image[..., :3], normalize))

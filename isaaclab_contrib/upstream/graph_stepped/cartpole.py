@@ -42,18 +42,37 @@ class CartpoleCameraGraphStepEnv(CartpoleMaskResetHooks, GraphStepMixin, Cartpol
             frames=self.cfg.frame_stack,
             channel_first=True,
         )
+        # what a recorded step returns for the policy group (no memory): replays return stacked() instead
+        self._policy_stand_in = torch.zeros(1, device=self.device).expand(self._frames.shape)
 
     def _get_observations(self) -> dict:
-        """Upstream's observations: the stacked, normalized camera frames (policy) and the joint state (critic)."""
+        """Upstream's observations: the stacked, normalized camera frames (policy) and the joint state (critic).
+
+        While the step is recorded the policy group is a stand-in: replays make it after the graph
+        (:meth:`_observations_made_after_step`), writing the float stack once instead of copying it out.
+        """
         data_type = self.cfg.scene.tiled_camera.data_types[0]
         images = self._tiled_camera.data.output[data_type].torch
-        obs = self._frames.push(images)
-        if not (self._frames.device.startswith("cuda") and torch.cuda.is_current_stream_capturing()):
-            obs = obs.clone()  # a new tensor per step, as upstream's; a replayed step copies its outputs itself
+        self._frames.push(images)
+        if (
+            self._policy_made_after_step()
+            and self.device.startswith("cuda")
+            and torch.cuda.is_current_stream_capturing()
+        ):
+            obs = self._policy_stand_in
+        else:
+            obs = self._frames.stacked()  # a new tensor per step, as upstream's
         if self.cfg.write_image_to_file:
             save_images_to_file(images / 255.0, f"cartpole_{data_type}.png")
         critic_obs = CartpoleEnv._get_observations(self)["policy"]
         return {"policy": obs, "critic": critic_obs}
+
+    def _observations_made_after_step(self) -> dict:
+        """The policy's frame stack, made after each replay (unless a noise model must see it inside the step)."""
+        return {"policy": self._frames.stacked} if self._policy_made_after_step() else {}
+
+    def _policy_made_after_step(self) -> bool:
+        return self.cfg.observation_noise_model is None
 
     def _reset_masked_task(self, mask: torch.Tensor) -> None:
         """The cartpole's mask reset, then the frame history of the masked envs restarting, on the device."""
