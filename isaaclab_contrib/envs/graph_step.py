@@ -19,7 +19,8 @@ How a step is run:
   new tensor is copied into the one the step read at its start, which the mixin keeps alive with the graph (not
   when that one is a view of the simulation state, such as asset data: it is current by itself);
 - what a step returns has core's semantics: the observations and the reward are new tensors on every step (copies
-  of the graph's buffers: learners such as rsl-rl keep the observation of one step while they take the next), the
+  of the graph's buffers, or groups made after the replay, :meth:`GraphStepMixin._observations_made_after_step`:
+  learners such as rsl-rl keep the observation of one step while they take the next), the
   termination and time-out tensors are the env's persistent buffers, rewritten by every step as in core;
   ``extras["log"]`` is a new dict of copies on every step (the mask reset updates its logged values in place; an
   index reset between steps, which puts core's own log dict in ``extras``, does not stop the replays' logging);
