@@ -248,6 +248,16 @@ def test_fresh_outputs_copy_every_tensor_into_new_memory():
     assert _fresh_outputs(obs, reward, None)[2] is None
 
 
+def test_groups_made_after_a_replay_are_left_out_of_the_copies():
+    """Observation groups an env makes after the replay are not copied; a step without groups cannot name any."""
+    from isaaclab_contrib.envs.graph_step import _without
+
+    obs = {"policy": torch.zeros(2, 3), "critic": torch.ones(2, 4)}
+    assert list(_without(obs, {"policy": None})) == ["critic"]
+    with pytest.raises(TypeError, match=r"names groups \['policy'\].*Tensor observations"):
+        _without(torch.zeros(2, 3), {"policy": None})
+
+
 def test_fresh_outputs_are_freed_without_the_cycle_collector():
     """The copies a replayed step returns are freed as soon as they are dropped, with the cyclic collector off."""
     import gc
