@@ -19,6 +19,7 @@ out for the caller writes it three times).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import torch
 import warp as wp
@@ -47,6 +48,15 @@ def _newest_slot(head: wp.array(dtype=wp.int32), frames: int) -> int:
     return (head[0] + 1) % frames
 
 
+@wp.func
+def _slots_written(head: wp.array(dtype=wp.int32), fresh: wp.array(dtype=wp.int32), b: int, frames: int):
+    """Slots ``[first, last)`` a push writes for env ``b``: the newest, or every slot for an env reset since."""
+    if fresh[b] != 0:
+        return 0, frames
+    newest = _newest_slot(head, frames)
+    return newest, newest + 1
+
+
 @wp.kernel(enable_backward=False)
 def _store_color(
     images: wp.array4d(dtype=wp.uint8),
@@ -67,12 +77,7 @@ def _store_color(
     frames = ring.shape[0] // num_envs
     channels = ring.shape[3]
     width = images.shape[2]
-    newest = _newest_slot(head, frames)
-    first = newest
-    last = newest + 1
-    if fresh[b] != 0:
-        first = 0
-        last = frames
+    first, last = _slots_written(head, fresh, b, frames)
     r = wp.int32(0)
     g = wp.int32(0)
     bl = wp.int32(0)
@@ -123,12 +128,7 @@ def _store_float(
     b, y, x = wp.tid()
     num_envs = images.shape[0]
     frames = ring.shape[0] // num_envs
-    newest = _newest_slot(head, frames)
-    first = newest
-    last = newest + 1
-    if fresh[b] != 0:
-        first = 0
-        last = frames
+    first, last = _slots_written(head, fresh, b, frames)
     for c in range(ring.shape[3]):
         value = images[b, y, x, c]
         if mode == _DEPTH:
@@ -150,52 +150,44 @@ def _advance(head: wp.array(dtype=wp.int32), fresh: wp.array(dtype=wp.int32), fr
 
 
 @wp.func
-def _stack_index(k: int, channels: int, c: int) -> int:
-    return k * channels + c
+def _ring_row(head: wp.array(dtype=wp.int32), k: int, frames: int, num_envs: int, b: int) -> int:
+    """Ring row of env ``b``'s ``k``-th stored frame, oldest first (the newest slot is ``head[0]``)."""
+    return ((head[0] + 1 + k) % frames) * num_envs + b
+
+
+@wp.func
+def _write_stacked(
+    out: wp.array4d(dtype=wp.float32), b: int, channel: int, y: int, x: int, channel_first: int, value: float
+):
+    """Write ``value`` at stacked channel ``channel`` of pixel (y, x) of env ``b``, in either layout."""
+    if channel_first != 0:
+        out[b, channel, y, x] = value
+    else:
+        out[b, y, x, channel] = value
 
 
 @wp.kernel(enable_backward=False)
-def _stack_color(
-    ring: wp.array4d(dtype=wp.uint8),
+def _stack(
+    ring: wp.array4d(dtype=Any),
     means: wp.array2d(dtype=wp.float32),
     head: wp.array(dtype=wp.int32),
+    color: int,
     channel_first: int,
     out: wp.array4d(dtype=wp.float32),
 ):
-    """Pixel (b, y, x) of every stored colour frame, oldest first: ``value / 255 - mean[b, c]`` of its frame."""
+    """Pixel (b, y, x) of every stored frame, oldest first: colour as ``value / 255 - mean[b, c]`` of its frame,
+    depth-like and normals as stored (normalized by the push)."""
     b, y, x = wp.tid()
     num_envs = out.shape[0]
     frames = ring.shape[0] // num_envs
     channels = ring.shape[3]
     for k in range(frames):
-        i = ((head[0] + 1 + k) % frames) * num_envs + b
+        i = _ring_row(head, k, frames, num_envs, b)
         for c in range(channels):
-            value = float(ring[i, y, x, c]) / 255.0 - means[i, c]
-            if channel_first != 0:
-                out[b, _stack_index(k, channels, c), y, x] = value
-            else:
-                out[b, y, x, _stack_index(k, channels, c)] = value
-
-
-@wp.kernel(enable_backward=False)
-def _stack_float(
-    ring: wp.array4d(dtype=wp.float32),
-    head: wp.array(dtype=wp.int32),
-    channel_first: int,
-    out: wp.array4d(dtype=wp.float32),
-):
-    """Pixel (b, y, x) of every stored depth-like or normals frame (already normalized), oldest first."""
-    b, y, x = wp.tid()
-    num_envs = out.shape[0]
-    frames = ring.shape[0] // num_envs
-    channels = ring.shape[3]
-    for k in range(frames):
-        i = ((head[0] + 1 + k) % frames) * num_envs + b
-        for c in range(channels):
-            if channel_first != 0:
-                out[b, _stack_index(k, channels, c), y, x] = ring[i, y, x, c]
-            else:
-                out[b, y, x, _stack_index(k, channels, c)] = ring[i, y, x, c]
+            value = float(ring[i, y, x, c])
+            if color != 0:
+                value = value / 255.0 - means[i, c]
+            _write_stacked(out, b, k * channels + c, y, x, channel_first, value)
 
 
 class NewtonCameraFrameStack:
@@ -342,12 +334,8 @@ class NewtonCameraFrameStack:
                 f"NewtonCameraFrameStack ({self.data_type}): out must be a float32 tensor of shape {self.shape} on"
                 f" {self._ring.device}, got {out.dtype} {tuple(out.shape)} on {out.device}."
             )
-        first = 1 if self.channel_first else 0
+        color = 1 if self._mode == _COLOR else 0
+        inputs = [self._wp_ring, self._wp_means, self._wp_head, color, 1 if self.channel_first else 0]
         dim = (self._num_envs, *self._ring.shape[1:3])
-        if self._mode == _COLOR:
-            inputs = [self._wp_ring, self._wp_means, self._wp_head, first]
-            wp.launch(_stack_color, dim=dim, inputs=inputs, outputs=[wp.from_torch(out)], device=self.device)
-        else:
-            inputs = [self._wp_ring, self._wp_head, first]
-            wp.launch(_stack_float, dim=dim, inputs=inputs, outputs=[wp.from_torch(out)], device=self.device)
+        wp.launch(_stack, dim=dim, inputs=inputs, outputs=[wp.from_torch(out)], device=self.device)
         return out
