@@ -14,6 +14,7 @@ from isaaclab_tasks.core.cartpole.cartpole_direct_camera_env import CartpoleCame
 from isaaclab_tasks.core.cartpole.cartpole_direct_env import CartpoleEnv
 
 from isaaclab_contrib.envs.graph_step import GraphStepMixin
+from isaaclab_newton.physics import NewtonManager
 from isaaclab_newton.renderers.frame_stack import NewtonCameraFrameStack
 
 from ...envs.cartpole_mask_reset import CartpoleMaskResetHooks
@@ -54,12 +55,8 @@ class CartpoleCameraGraphStepEnv(CartpoleMaskResetHooks, GraphStepMixin, Cartpol
         data_type = self.cfg.scene.tiled_camera.data_types[0]
         images = self._tiled_camera.data.output[data_type].torch
         self._frames.push(images)
-        if (
-            self._policy_made_after_step()
-            and self.device.startswith("cuda")
-            and torch.cuda.is_current_stream_capturing()
-        ):
-            obs = self._policy_stand_in
+        if self._policy_made_after_step() and NewtonManager.recording_clocks() is not None:
+            obs = self._policy_stand_in  # the env step is being recorded
         else:
             obs = self._frames.stacked()  # a new tensor per step, as upstream's
         if self.cfg.write_image_to_file:
