@@ -6,7 +6,8 @@ MuJoCo Warp and Featherstone integrate; maximal-coordinate XPBD re-derives them)
 the device, the task terminates and resets them in the next step. After that step the script checks that every
 injected env was reported in ``extras["nan_envs"]``, terminated, and is finite again (state and observation), and
 that the task's non-finite flags named exactly the injected envs (``nan_flagged_others`` counts any other env
-flagged on any step: none may be touched).
+flagged on any step: none may be touched). On steps without an injection those checks are summed on the device
+and read at the next injection or sample, so the host does not wait for the device after every step.
 Every ``--reset_every`` steps ``--reset_envs`` random envs are reset through the env's own ``_reset_idx``. The process
 RSS is sampled every ``--rss_every`` steps; growth is measured from the first sample after the warm-up (``--warmup``
 steps, default 10% of the run) to the last one. On CUDA the device memory in use (``cudaMemGetInfo``: PyTorch's and
@@ -86,6 +87,43 @@ def _gpu_memory_mib(device: str) -> dict[str, float] | None:
         figures["warp_mempool"] = wp.get_mempool_used_mem_current(device) / mib
         figures["warp_mempool_peak"] = wp.get_mempool_used_mem_high(device) / mib
     return {name: round(value, 1) for name, value in figures.items()}
+
+
+class _DeviceTally:
+    """The checks of steps without an injection, summed on the device and read on the host at each flush.
+
+    Per step: env resets, non-finite envs reported in ``extras["nan_envs"]``, envs flagged non-finite and envs with a
+    non-finite observation (each of the last three must stay 0 when nothing was injected). Reading them once per flush
+    instead of after every step keeps the host from waiting on the device.
+
+    Args:
+        device: Device of the sums.
+    """
+
+    _NAMES = ("env resets", "NaN env(s) reported", "env(s) flagged non-finite", "env(s) with non-finite observations")
+
+    def __init__(self, device: str):
+        import torch
+
+        self._torch = torch
+        self._sums = torch.zeros(len(self._NAMES), dtype=torch.int64, device=device)
+        self._since = 1  # first step summed since the last flush
+
+    def add(self, resets, reported, flagged, nonfinite_obs) -> None:
+        """Add one step's 0-d device counts."""
+        self._sums += self._torch.stack([resets, reported, flagged, nonfinite_obs]).to(self._sums.dtype)
+
+    def flush(self, step: int, report: dict) -> None:
+        """Move the sums of steps ``[since, step]`` into ``report``: resets counted, anything else a failure."""
+        resets, *unexpected = self._sums.tolist()
+        self._sums.zero_()
+        report["env_resets"] += resets
+        report["nan_detected"] += unexpected[0]
+        report["nan_flagged_others"] += unexpected[1]
+        for name, count in zip(self._NAMES[1:], unexpected, strict=True):
+            if count:
+                report["failures"].append(f"steps {self._since}-{step} (nothing injected): {count} {name}")
+        self._since = step + 1
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -208,6 +246,7 @@ def main() -> int:
         "gpu_mib": [],
     }
     world_flags = None
+    tally = _DeviceTally(unwrapped.device)
     env.reset(seed=args.seed)
     start = time.perf_counter()
     pending: np.ndarray | None = None
@@ -224,27 +263,31 @@ def main() -> int:
                 report["nan_injected"] += len(pending)
             action = 2.0 * torch.rand(shape, device=unwrapped.device) - 1.0
             obs, _, terminated, truncated, extras = env.step(action)
-            done = (terminated | truncated).cpu().numpy()
-            report["env_resets"] += int(done.sum())
-            detected = int(extras.get("nan_envs", 0))
-            report["nan_detected"] += detected
-            world_flags = getattr(unwrapped, "_nonfinite_world_flags", world_flags)
+            done = terminated | truncated
             if world_flags is None:
-                report["failures"].append(f"step {step}: {args.task} keeps no non-finite world flags")
+                world_flags = getattr(unwrapped, "_nonfinite_world_flags", None)
+                if world_flags is None:
+                    raise SystemExit(f"{args.task} keeps no non-finite world flags: the soak cannot check recovery.")
+            finite_obs = torch.isfinite(obs["policy"]).all(dim=-1)
+            if pending is None:
+                # nothing injected: the step's checks accumulate on the device, read at the next flush
+                tally.add(done.sum(), extras["nan_envs"], world_flags.mask.sum(), (~finite_obs).sum())
             else:
+                tally.flush(step - 1, report)
+                done = done.cpu().numpy()
+                finite_obs = finite_obs.cpu().numpy()
+                report["env_resets"] += int(done.sum())
+                detected = int(extras.get("nan_envs", 0))
+                report["nan_detected"] += detected
                 flagged = set(np.flatnonzero(world_flags.mask.cpu().numpy()).tolist())
-                injected = set() if pending is None else {int(world) for world in pending}
-                others = sorted(flagged - injected)
-                report["nan_flagged_others"] += len(others)
-                if others or flagged != injected:
+                injected = {int(world) for world in pending}
+                report["nan_flagged_others"] += len(flagged - injected)
+                if flagged != injected:
                     report["failures"].append(
                         f"step {step}: flagged envs {sorted(flagged)[:8]}, injected {sorted(injected)[:8]}"
                     )
-            finite_obs = torch.isfinite(obs["policy"]).all(dim=-1).cpu().numpy()
-            expected = 0 if pending is None else len(pending)
-            if detected != expected:
-                report["failures"].append(f"step {step}: {detected} NaN env(s) reported, {expected} injected")
-            if pending is not None:
+                if detected != len(pending):
+                    report["failures"].append(f"step {step}: {detected} NaN env(s) reported, {len(pending)} injected")
                 flags = wp.to_torch(NewtonManager.get_nonfinite_worlds()).cpu().numpy()
                 qd_now = wp.to_torch(NewtonManager.get_state_0().joint_qd).cpu().numpy()
                 for world in pending:
@@ -253,16 +296,17 @@ def main() -> int:
                         report["nan_recovered"] += 1
                     else:
                         report["failures"].append(f"step {step}: injected env {world} still non-finite after reset")
+                if not finite_obs.all():
+                    bad = np.flatnonzero(~finite_obs)[:8].tolist()
+                    report["failures"].append(f"step {step}: non-finite observations in envs {bad}")
                 pending = None
-            if not finite_obs.all():
-                bad = np.flatnonzero(~finite_obs)[:8].tolist()
-                report["failures"].append(f"step {step}: non-finite observations in envs {bad}")
             if step % args.reset_every == 0:
                 ids = rng.choice(args.num_envs, size=args.reset_envs, replace=False)
                 unwrapped._reset_idx(torch.as_tensor(ids, device=unwrapped.device))
                 report["forced_resets"] += len(ids)
             out_of_time = args.max_seconds is not None and time.perf_counter() - start > args.max_seconds
             if step == warmup or step % args.rss_every == 0 or step == args.steps or out_of_time:
+                tally.flush(step, report)
                 sample = {
                     "step": step,
                     "rss_mib": round(_rss_mib(), 1),
