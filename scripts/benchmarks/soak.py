@@ -14,7 +14,10 @@ steps, default 10% of the run) to the last one. On CUDA the device memory in use
 Warp's allocations together, and any other process's on the device: run the soak alone), PyTorch's allocated bytes,
 their peak and its reserved segments, and Warp's mempool use and peak are sampled with it, as is the number of times
 the env step has been recorded in a CUDA graph (``step_graph_recordings``; ``null`` for envs that do not replay
-steps); the device memory in use may grow by at most ``--max_gpu_growth`` after the warm-up.
+steps); the device memory in use may grow by at most ``--max_gpu_growth`` after the warm-up. With
+``--gpu_memory_scope process`` that limit applies to what this process's allocators hold instead (PyTorch's reserved
+segments plus Warp's mempool in use: ``process_used``), which other processes on the device do not change; the
+device-wide figure is still reported.
 ``--torch_memory_snapshot FILE`` records PyTorch's allocations from the warm-up on and writes them to ``FILE``
 (PyTorch's memory snapshot, viewed at https://pytorch.org/memory_viz) on the first step after which PyTorch reserves
 more memory than at the warm-up, so that the snapshot ends with the allocation that took a new segment
@@ -83,9 +86,11 @@ def _gpu_memory_mib(device: str) -> dict[str, float] | None:
         "torch_peak": torch.cuda.max_memory_allocated(device) / mib,
         "torch_reserved": torch.cuda.memory_reserved(device) / mib,
     }
+    figures["process_used"] = figures["torch_reserved"]
     if wp.is_mempool_enabled(device):
         figures["warp_mempool"] = wp.get_mempool_used_mem_current(device) / mib
         figures["warp_mempool_peak"] = wp.get_mempool_used_mem_high(device) / mib
+        figures["process_used"] += figures["warp_mempool"]
     return {name: round(value, 1) for name, value in figures.items()}
 
 
@@ -144,6 +149,13 @@ def _parser() -> argparse.ArgumentParser:
         "--max_gpu_growth", type=float, default=0.01, help="Allowed device-memory growth after warm-up (CUDA)."
     )
     parser.add_argument(
+        "--gpu_memory_scope",
+        choices=("device", "process"),
+        default="device",
+        help="CUDA: the memory --max_gpu_growth limits: in use on the whole device, or held by this process's"
+        " allocators (PyTorch reserved + Warp mempool in use; for a soak beside other processes).",
+    )
+    parser.add_argument(
         "--max_seconds", type=float, default=None, help="Stop stepping after this many seconds (report stopped_early)."
     )
     parser.add_argument(
@@ -183,6 +195,8 @@ def _check(args: argparse.Namespace) -> None:
         raise SystemExit("--nan_envs and --reset_envs must not exceed --num_envs.")
     if args.warmup is not None and args.warmup >= args.steps:
         raise SystemExit(f"--warmup must be below --steps, got {args.warmup}.")
+    if args.gpu_memory_scope == "process" and not args.device.startswith("cuda"):
+        raise SystemExit("--gpu_memory_scope process limits CUDA memory growth: run with --device cuda:N.")
     if args.torch_memory_snapshot and not args.device.startswith("cuda"):
         raise SystemExit("--torch_memory_snapshot records PyTorch's CUDA allocations: run with --device cuda:N.")
 
@@ -367,15 +381,18 @@ def main() -> int:
     if report["gpu_mib"]:
         gpu_baseline = gpu_baseline or report["gpu_mib"][0]
         gpu_final = report["gpu_mib"][-1]
-        gpu_growth = (gpu_final["device_used"] - gpu_baseline["device_used"]) / gpu_baseline["device_used"]
+        key = "device_used" if args.gpu_memory_scope == "device" else "process_used"
+        gpu_growth = (gpu_final[key] - gpu_baseline[key]) / gpu_baseline[key]
         report.update(gpu_baseline_mib=gpu_baseline, gpu_final_mib=gpu_final, gpu_growth=round(gpu_growth, 4))
         gpu_text = (
-            f"; device memory in use {gpu_baseline['device_used']} -> {gpu_final['device_used']} MiB"
-            f" ({100 * gpu_growth:+.2f}%), torch peak {gpu_baseline['torch_peak']} -> {gpu_final['torch_peak']} MiB"
+            f"; device memory in use {gpu_baseline['device_used']} -> {gpu_final['device_used']} MiB,"
+            f" this process's allocators {gpu_baseline['process_used']} -> {gpu_final['process_used']} MiB"
+            f" ({key}: {100 * gpu_growth:+.2f}%),"
+            f" torch peak {gpu_baseline['torch_peak']} -> {gpu_final['torch_peak']} MiB"
         )
         if gpu_growth > args.max_gpu_growth:
             report["failures"].append(
-                f"device memory in use grew {100 * gpu_growth:.2f}% after warm-up (limit {100 * args.max_gpu_growth}%)"
+                f"{key} grew {100 * gpu_growth:.2f}% after warm-up (limit {100 * args.max_gpu_growth}%)"
             )
     report["nan_survivors"] = report["nan_injected"] - report["nan_recovered"]
     if report["nan_recovered"] != report["nan_injected"]:

@@ -299,3 +299,9 @@ def test_soak_memory_snapshot_is_refused_on_cpu():
     """The soak's PyTorch memory snapshot, which records CUDA allocations, is refused on CPU by name."""
     result = _answer(SCRIPTS / "benchmarks" / "soak.py", "--device", "cpu", "--torch_memory_snapshot", "soak.pickle")
     assert result.returncode != 0 and "--torch_memory_snapshot" in result.stderr, result.stderr[-2000:]
+
+
+def test_soak_process_memory_scope_is_refused_on_cpu():
+    """The soak's per-process CUDA memory limit is refused on CPU by name."""
+    result = _answer(SCRIPTS / "benchmarks" / "soak.py", "--device", "cpu", "--gpu_memory_scope", "process")
+    assert result.returncode != 0 and "--gpu_memory_scope" in result.stderr, result.stderr[-2000:]
