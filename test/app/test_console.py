@@ -34,7 +34,8 @@ def test_warp_module_lines_are_held_back_and_a_fresh_kernel_is_noticed(capsys):
 
     notice = configure_output(verbose=False)
     compiled_before = notice.modules_compiled
-    scale = float(uuid.uuid4().int % 1000) + 0.5  # a constant no cached module holds: forces a compile
+    # a constant no cached module holds (one of 2**23 exact float32 values): forces a compile
+    scale = float(uuid.uuid4().int % (1 << 23)) + 0.5
 
     @wp.kernel(module="unique")
     def scaled(x: wp.array(dtype=float)):
