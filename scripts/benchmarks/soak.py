@@ -291,7 +291,7 @@ def main() -> int:
                 done = done.cpu().numpy()
                 finite_obs = finite_obs.cpu().numpy()
                 report["env_resets"] += int(done.sum())
-                detected = int(extras.get("nan_envs", 0))
+                detected = int(extras["nan_envs"])
                 report["nan_detected"] += detected
                 flagged = set(np.flatnonzero(world_flags.mask.cpu().numpy()).tolist())
                 injected = {int(world) for world in pending}
