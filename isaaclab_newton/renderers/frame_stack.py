@@ -24,6 +24,8 @@ from typing import Any
 import torch
 import warp as wp
 
+from .pixel_threads import PIXELS_PER_THREAD, pixel_values, thread_count
+
 _COLOR, _DEPTH, _NORMALS = 0, 1, 2
 _DEPTH_LIKE = ("depth", "distance_to_image_plane", "distance_to_camera")
 _COLOR_CHANNELS = {"rgb": 3, "albedo": 3, "rgba": 4, "semantic_segmentation": 4}
@@ -59,85 +61,104 @@ def _slots_written(head: wp.array(dtype=wp.int32), fresh: wp.array(dtype=wp.int3
 
 @wp.kernel(enable_backward=False)
 def _store_color(
-    images: wp.array4d(dtype=wp.uint8),
+    images: wp.array2d(dtype=wp.uint8),
+    pixel_stride: int,
     head: wp.array(dtype=wp.int32),
     fresh: wp.array(dtype=wp.int32),
     count_255: float,
     reciprocal: int,
-    ring: wp.array4d(dtype=wp.uint8),
+    ring: wp.array2d(dtype=wp.uint8),
     means: wp.array2d(dtype=wp.float32),
 ):
     """Copy colour image ``b`` into the newest ring slot (every slot if fresh) and store its channel means there.
 
-    One block per image: adjacent threads read adjacent pixels, and the integer channel sums meet in a block
-    reduction, so each mean is exact (the sum) and rounded once, with no atomics or zeroed buffer.
+    Rows are images: ``images[b, p * pixel_stride + c]`` is channel ``c`` of pixel ``p``, ``ring[row, p * C + c]``
+    its stored copy. One block per image: adjacent threads read adjacent pixels, and the integer channel sums meet in
+    a block reduction, so each mean is exact (the sum) and rounded once, with no atomics or zeroed buffer.
     """
     b, lane = wp.tid()
     num_envs = images.shape[0]
     frames = ring.shape[0] // num_envs
-    channels = ring.shape[3]
-    width = images.shape[2]
+    channels = means.shape[1]
     first, last = _slots_written(head, fresh, b, frames)
     r = wp.int32(0)
     g = wp.int32(0)
     bl = wp.int32(0)
     a = wp.int32(0)
-    for p in range(lane, images.shape[1] * width, wp.block_dim()):
-        y = p // width
-        x = p - y * width
-        pr = images[b, y, x, 0]
-        pg = images[b, y, x, 1]
-        pb = images[b, y, x, 2]
+    for p in range(lane, ring.shape[1] // channels, wp.block_dim()):
+        src = p * pixel_stride
+        pr = images[b, src]
+        pg = images[b, src + 1]
+        pb = images[b, src + 2]
         pa = wp.uint8(0)
         r += wp.int32(pr)
         g += wp.int32(pg)
         bl += wp.int32(pb)
         if channels == 4:
-            pa = images[b, y, x, 3]
+            pa = images[b, src + 3]
             a += wp.int32(pa)
+        dst = p * channels
         for k in range(first, last):
-            i = k * num_envs + b
-            ring[i, y, x, 0] = pr
-            ring[i, y, x, 1] = pg
-            ring[i, y, x, 2] = pb
+            row = k * num_envs + b
+            ring[row, dst] = pr
+            ring[row, dst + 1] = pg
+            ring[row, dst + 2] = pb
             if channels == 4:
-                ring[i, y, x, 3] = pa
+                ring[row, dst + 3] = pa
     r_sum = wp.tile_sum(wp.tile(r))
     g_sum = wp.tile_sum(wp.tile(g))
     b_sum = wp.tile_sum(wp.tile(bl))
     a_sum = wp.tile_sum(wp.tile(a))
     if lane == 0:
         for k in range(first, last):
-            i = k * num_envs + b
-            means[i, 0] = _mean(r_sum[0], count_255, reciprocal)
-            means[i, 1] = _mean(g_sum[0], count_255, reciprocal)
-            means[i, 2] = _mean(b_sum[0], count_255, reciprocal)
+            row = k * num_envs + b
+            means[row, 0] = _mean(r_sum[0], count_255, reciprocal)
+            means[row, 1] = _mean(g_sum[0], count_255, reciprocal)
+            means[row, 2] = _mean(b_sum[0], count_255, reciprocal)
             if channels == 4:
-                means[i, 3] = _mean(a_sum[0], count_255, reciprocal)
+                means[row, 3] = _mean(a_sum[0], count_255, reciprocal)
 
 
 @wp.kernel(enable_backward=False)
 def _store_float(
-    images: wp.array4d(dtype=wp.float32),
+    images: wp.array2d(dtype=wp.float32),
+    pixel_stride: int,
     mode: int,
     head: wp.array(dtype=wp.int32),
     fresh: wp.array(dtype=wp.int32),
-    ring: wp.array4d(dtype=wp.float32),
+    threads: int,
+    ring: wp.array2d(dtype=wp.float32),
+    channels: int,
 ):
-    """Normalize pixel (b, y, x) of a depth-like (non-finite to 0) or normals image into the newest ring slot."""
-    b, y, x = wp.tid()
+    """Normalize pixels ``t, t + T, ...`` of depth-like (non-finite to 0) or normals image ``b`` into its ring slots.
+
+    Thread ``b * T + t`` of ``T`` = ``threads`` per image handles :data:`~.pixel_threads.PIXELS_PER_THREAD` pixels
+    of image ``b``.
+    """
+    i = wp.tid()
+    b = i // threads
+    t = i - b * threads
     num_envs = images.shape[0]
     frames = ring.shape[0] // num_envs
+    pixels = ring.shape[1] // channels
     first, last = _slots_written(head, fresh, b, frames)
-    for c in range(ring.shape[3]):
-        value = images[b, y, x, c]
-        if mode == _DEPTH:
-            if not wp.isfinite(value):
-                value = 0.0
-        else:
-            value = (value + 1.0) * 0.5
-        for k in range(first, last):
-            ring[k * num_envs + b, y, x, c] = value
+    for c in range(channels):
+        values = pixel_values()
+        for u in range(PIXELS_PER_THREAD):
+            p = t + u * threads
+            if p < pixels:
+                values[u] = images[b, p * pixel_stride + c]
+        for u in range(PIXELS_PER_THREAD):
+            p = t + u * threads
+            if p < pixels:
+                value = values[u]
+                if mode == _DEPTH:
+                    if not wp.isfinite(value):
+                        value = 0.0
+                else:
+                    value = (value + 1.0) * 0.5
+                for k in range(first, last):
+                    ring[k * num_envs + b, p * channels + c] = value
 
 
 @wp.kernel(enable_backward=False)
@@ -155,39 +176,52 @@ def _ring_row(head: wp.array(dtype=wp.int32), k: int, frames: int, num_envs: int
     return ((head[0] + 1 + k) % frames) * num_envs + b
 
 
-@wp.func
-def _write_stacked(
-    out: wp.array4d(dtype=wp.float32), b: int, channel: int, y: int, x: int, channel_first: int, value: float
-):
-    """Write ``value`` at stacked channel ``channel`` of pixel (y, x) of env ``b``, in either layout."""
-    if channel_first != 0:
-        out[b, channel, y, x] = value
-    else:
-        out[b, y, x, channel] = value
-
-
 @wp.kernel(enable_backward=False)
 def _stack(
-    ring: wp.array4d(dtype=Any),
+    ring: wp.array2d(dtype=Any),
     means: wp.array2d(dtype=wp.float32),
     head: wp.array(dtype=wp.int32),
     color: int,
     channel_first: int,
-    out: wp.array4d(dtype=wp.float32),
+    threads: int,
+    out: wp.array2d(dtype=wp.float32),
 ):
-    """Pixel (b, y, x) of every stored frame, oldest first: colour as ``value / 255 - mean[b, c]`` of its frame,
-    depth-like and normals as stored (normalized by the push)."""
-    b, y, x = wp.tid()
+    """Pixels ``t, t + T, ...`` of env ``b``'s stored frames, oldest first, into row ``b`` of the stack: colour as
+    ``value / 255 - mean[row, c]`` of its frame, depth-like and normals as stored (normalized by the push).
+
+    Thread ``b * T + t`` of ``T`` = ``threads`` per image handles :data:`~.pixel_threads.PIXELS_PER_THREAD` pixels.
+    Stacked channel ``s`` of pixel ``p`` is ``out[b, s * pixels + p]`` channel first, else ``out[b, p * K * C + s]``.
+    """
+    i = wp.tid()
+    b = i // threads
+    t = i - b * threads
     num_envs = out.shape[0]
     frames = ring.shape[0] // num_envs
-    channels = ring.shape[3]
+    channels = means.shape[1]
+    pixels = ring.shape[1] // channels
+    stacked = frames * channels
     for k in range(frames):
-        i = _ring_row(head, k, frames, num_envs, b)
+        row = _ring_row(head, k, frames, num_envs, b)
         for c in range(channels):
-            value = float(ring[i, y, x, c])
+            values = pixel_values()
+            for u in range(PIXELS_PER_THREAD):
+                p = t + u * threads
+                if p < pixels:
+                    values[u] = float(ring[row, p * channels + c])
+            mean = wp.float32(0.0)
             if color != 0:
-                value = value / 255.0 - means[i, c]
-            _write_stacked(out, b, k * channels + c, y, x, channel_first, value)
+                mean = means[row, c]
+            s = k * channels + c
+            for u in range(PIXELS_PER_THREAD):
+                p = t + u * threads
+                if p < pixels:
+                    value = values[u]
+                    if color != 0:
+                        value = value / 255.0 - mean
+                    if channel_first != 0:
+                        out[b, s * pixels + p] = value
+                    else:
+                        out[b, p * stacked + s] = value
 
 
 class NewtonCameraFrameStack:
@@ -252,7 +286,12 @@ class NewtonCameraFrameStack:
         self._head = torch.zeros(1, dtype=torch.int32, device=self.device)
         self._fresh = torch.ones(num_envs, dtype=torch.int32, device=self.device)
         self._count_255 = float(height * width) * 255.0
-        self._wp_ring = wp.from_torch(self._ring, dtype=wp.uint8 if self._mode == _COLOR else wp.float32)
+        # the kernels index rows of flat images: ring slot row ``k * num_envs + b``, element ``p * C + c``
+        self._wp_ring = wp.from_torch(
+            self._ring.view(frames * num_envs, height * width * channels),
+            dtype=wp.uint8 if self._mode == _COLOR else wp.float32,
+        )
+        self._threads = thread_count(height * width)
         self._wp_means = wp.from_torch(self._means)
         self._wp_head = wp.from_torch(self._head)
         self._wp_fresh = wp.from_torch(self._fresh)
@@ -279,7 +318,8 @@ class NewtonCameraFrameStack:
                 channels; may be a strided view such as the RGB channels of RGBA), float32 otherwise.
 
         Raises:
-            ValueError: If the images' shape or dtype does not match the stack's.
+            ValueError: If the images' shape or dtype does not match the stack's, or their pixels are not evenly
+                spaced in memory.
         """
         n, h, w = self._num_envs, *self._ring.shape[1:3]
         dtype = torch.uint8 if self._mode == _COLOR else torch.float32
@@ -293,26 +333,25 @@ class NewtonCameraFrameStack:
                 f"NewtonCameraFrameStack ({self.data_type}): expected at least {self.channels} channels, got"
                 f" {images.shape[3]}."
             )
+        rows, pixel_stride = _image_rows(images, self.channels)
         if self._mode == _COLOR:
             reciprocal = 1 if self.device.startswith("cuda") else 0
             wp.launch_tiled(
                 _store_color,
                 dim=n,
-                inputs=[
-                    wp.from_torch(images, dtype=wp.uint8),
-                    self._wp_head,
-                    self._wp_fresh,
-                    self._count_255,
-                    reciprocal,
-                ],
+                inputs=[rows, pixel_stride, self._wp_head, self._wp_fresh, self._count_255, reciprocal],
                 outputs=[self._wp_ring, self._wp_means],
                 block_dim=_MEAN_BLOCK,
                 device=self.device,
             )
         else:
-            src = wp.from_torch(images[..., : self.channels], dtype=wp.float32)
-            inputs = [src, self._mode, self._wp_head, self._wp_fresh]
-            wp.launch(_store_float, dim=(n, h, w), inputs=inputs, outputs=[self._wp_ring], device=self.device)
+            wp.launch(
+                _store_float,
+                dim=n * self._threads,
+                inputs=[rows, pixel_stride, self._mode, self._wp_head, self._wp_fresh, self._threads],
+                outputs=[self._wp_ring, self.channels],
+                device=self.device,
+            )
         wp.launch(_advance, dim=n, inputs=[self._wp_head, self._wp_fresh, self.frames], device=self.device)
 
     def stacked(self, out: torch.Tensor | None = None) -> torch.Tensor:
@@ -329,13 +368,48 @@ class NewtonCameraFrameStack:
         """
         if out is None:
             out = torch.empty(self.shape, dtype=torch.float32, device=self.device)
-        elif tuple(out.shape) != self.shape or out.dtype != torch.float32 or out.device != self._ring.device:
+        elif (
+            tuple(out.shape) != self.shape
+            or out.dtype != torch.float32
+            or out.device != self._ring.device
+            or not out.is_contiguous()
+        ):
             raise ValueError(
-                f"NewtonCameraFrameStack ({self.data_type}): out must be a float32 tensor of shape {self.shape} on"
-                f" {self._ring.device}, got {out.dtype} {tuple(out.shape)} on {out.device}."
+                f"NewtonCameraFrameStack ({self.data_type}): out must be a contiguous float32 tensor of shape"
+                f" {self.shape} on {self._ring.device}, got {out.dtype} {tuple(out.shape)} on {out.device}"
+                f"{'' if out.is_contiguous() else ' (not contiguous)'}."
             )
         color = 1 if self._mode == _COLOR else 0
-        inputs = [self._wp_ring, self._wp_means, self._wp_head, color, 1 if self.channel_first else 0]
-        dim = (self._num_envs, *self._ring.shape[1:3])
-        wp.launch(_stack, dim=dim, inputs=inputs, outputs=[wp.from_torch(out)], device=self.device)
+        inputs = [self._wp_ring, self._wp_means, self._wp_head, color, 1 if self.channel_first else 0, self._threads]
+        rows = wp.from_torch(out.view(self._num_envs, -1))
+        wp.launch(_stack, dim=self._num_envs * self._threads, inputs=inputs, outputs=[rows], device=self.device)
         return out
+
+
+def _image_rows(images: torch.Tensor, channels: int) -> tuple[wp.array, int]:
+    """``images`` (N, H, W, C) as N rows of their pixels' channels, ``rows[b, p * S + c]``, and ``S``, the pixel stride.
+
+    Raises:
+        ValueError: If the pixels are not evenly spaced in memory with adjacent channels (a contiguous buffer or a
+            channel slice of one, as cameras write them).
+    """
+    n, h, w, c = images.shape
+    # the stride between pixels, read from a dimension of more than one entry (a single pixel: its channels)
+    pixel_stride = images.stride(2) if w > 1 else images.stride(1) if h > 1 else images.stride(0) if n > 1 else c
+    expected = (h * w * pixel_stride, w * pixel_stride, pixel_stride, 1)
+    dims = zip(images.shape, images.stride(), expected, strict=True)
+    if any(size > 1 and stride != want for size, stride, want in dims):
+        raise ValueError(
+            f"NewtonCameraFrameStack: images of strides {images.stride()} do not lay their pixels out evenly with"
+            f" adjacent channels (expected {expected}); pass a contiguous buffer or a channel slice of one."
+        )
+    dtype = wp.uint8 if images.dtype == torch.uint8 else wp.float32
+    rows = wp.array(
+        ptr=images.data_ptr(),
+        dtype=dtype,
+        shape=(n, (h * w - 1) * pixel_stride + channels),
+        strides=(h * w * pixel_stride * images.element_size(), images.element_size()),
+        device=str(images.device),
+        copy=False,
+    )
+    return rows, pixel_stride

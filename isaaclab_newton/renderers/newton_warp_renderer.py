@@ -20,6 +20,7 @@ from newton.sensors import SensorCamera
 
 from ..physics.newton_manager import NewtonManager
 from ..sim.views import NewtonSiteFrameView, site_kernels
+from .pixel_threads import PIXELS_PER_THREAD, pixel_values, thread_count
 from .semantic_labels import semantic_from_shape_index, semantic_table, shape_semantic_ids
 
 if TYPE_CHECKING:
@@ -28,13 +29,23 @@ if TYPE_CHECKING:
     from .newton_warp_renderer_cfg import NewtonWarpRendererCfg
 
 
-@wp.kernel
-def _clip_depth(depth: wp.array3d(dtype=wp.float32), far: float, value: float):
-    """Replace misses (0) and hits beyond the far clipping distance [m] with ``value``."""
-    v, y, x = wp.tid()
-    d = depth[v, y, x]
-    if d <= 0.0 or d > far:
-        depth[v, y, x] = value
+@wp.kernel(enable_backward=False)
+def _clip_depth(depth: wp.array(dtype=wp.float32), far: float, value: float, threads: int):
+    """Replace misses (0) and hits beyond the far clipping distance [m] with ``value``.
+
+    ``depth`` is every view's image as one flat array; thread ``t`` of ``threads`` clips pixels ``t``, ``t + threads``,
+    ... (:mod:`~isaaclab_newton.renderers.pixel_threads`).
+    """
+    t = wp.tid()
+    values = pixel_values()
+    for u in range(PIXELS_PER_THREAD):
+        i = t + u * threads
+        if i < depth.shape[0]:
+            values[u] = depth[i]
+    for u in range(PIXELS_PER_THREAD):
+        i = t + u * threads
+        if i < depth.shape[0] and (values[u] <= 0.0 or values[u] > far):
+            depth[i] = value
 
 
 @dataclass
@@ -52,6 +63,8 @@ class NewtonCameraRenderData:
     """Core's output buffers by data type."""
     images: dict[str, wp.array] | None = None
     """Newton's image arguments, views of :attr:`outputs`."""
+    clipped: tuple[wp.array, ...] = ()
+    """Flat views of the depth images that the far clipping distance applies to."""
     semantic: tuple[wp.array, int, dict] | None = None
     """Per-shape semantic values, background value and ``idToLabels`` info (with ``semantic_segmentation``)."""
 
@@ -133,6 +146,8 @@ class NewtonWarpRenderer(BaseRenderer):
             kwargs["shape_index_image"] = wp.empty((n, h, w), dtype=wp.uint32, device=render_data.spec.device)
         render_data.outputs = outputs
         render_data.images = kwargs
+        depth_images = (kwargs[key] for key in ("forward_depth_image", "depth_image") if key in kwargs)
+        render_data.clipped = tuple(_view(image, wp.float32, (image.size,)) for image in depth_images)
 
     def update_transforms(self) -> None:
         """Nothing to sync: :meth:`render` reads ``State.body_q`` directly."""
@@ -199,9 +214,9 @@ class NewtonWarpRenderer(BaseRenderer):
         outputs = render_data.outputs
         far = render_data.far
         value = {"none": math.inf, "max": far, "zero": 0.0}[self.cfg.depth_clipping_behavior]
-        for key in ("forward_depth_image", "depth_image"):
-            if key in images:
-                wp.launch(_clip_depth, dim=images[key].shape, inputs=[images[key], far, value], device=device)
+        for depth in render_data.clipped:
+            threads = thread_count(depth.shape[0])
+            wp.launch(_clip_depth, dim=threads, inputs=[depth, far, value, threads], device=device)
         if "depth" in outputs and "distance_to_image_plane" in outputs:
             wp.copy(outputs["distance_to_image_plane"], outputs["depth"])
         if render_data.semantic is not None:
@@ -226,6 +241,7 @@ class NewtonWarpRenderer(BaseRenderer):
         if render_data is not None:
             render_data.outputs = None
             render_data.images = None
+            render_data.clipped = ()
 
 
 def _check_options(cfg) -> None:
@@ -247,7 +263,7 @@ def _check_options(cfg) -> None:
 
 
 def _view(array: wp.array, dtype, shape: tuple[int, ...]) -> wp.array:
-    """Reinterpret a contiguous (N, H, W, C) buffer as (N, H, W) of ``dtype`` without copying."""
+    """Reinterpret a contiguous buffer (an (N, H, W, C) output, an (N, H, W) image) as ``shape`` of ``dtype``."""
     return wp.array(ptr=array.ptr, dtype=dtype, shape=shape, device=array.device, copy=False)
 
 

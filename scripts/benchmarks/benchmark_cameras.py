@@ -16,6 +16,11 @@ the camera task reaches. Direct tasks are built from their graph-stepped spec
 included, is replayed from one CUDA graph; ``graph_step`` in the output says why where it is not (``null`` where it
 is).
 
+With ``--kernels N`` (CUDA only) the script also profiles ``--steps`` more steps of each camera task with
+``torch.profiler`` and reports ``kernel_ms_per_step``, the device time of every kernel of an env step, and ``kernels``,
+the ``N`` kernels that take the most of it (name, microseconds and launches per step): what separates the step from
+its ceiling.
+
 Each env is stepped ``--warmup`` times (the first step runs eagerly, the second is recorded) before ``--steps``
 timed steps. The cartpole comes from Newton's offline assets (``docs/assets.md``: made into the cache on first use,
 or ``ISAACSIM_ASSET_ROOT``'s folder where it is set). The defaults
@@ -27,6 +32,8 @@ Examples::
     ./isaaclab.sh -p scripts/benchmarks/benchmark_cameras.py --device cuda:0 --out /tmp/cameras.json
     ./isaaclab.sh -p scripts/benchmarks/benchmark_cameras.py --device cpu --resolutions 16 --num_envs 2 \\
         --data_types depth --steps 2 --warmup 3
+    ./isaaclab.sh -p scripts/benchmarks/benchmark_cameras.py --device cuda:0 --resolutions 100 --num_envs 4096 \\
+        --data_types depth --kernels 12
 """
 
 from __future__ import annotations
@@ -35,9 +42,11 @@ import argparse
 import json
 import pathlib
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass
 
 from isaaclab_contrib.app.args import parse_args, positive_int, sweep_parser
+from isaaclab_contrib.app.devices import default_device
 from isaaclab_contrib.app.entry import run_script
 
 NO_CAMERA_TASK = {"Isaac-Cartpole-Camera-Direct": "Isaac-Cartpole-Direct", "Isaac-Cartpole-Camera": "Isaac-Cartpole"}
@@ -62,6 +71,10 @@ class Result:
     """Why the camera task's step is not replayed from a CUDA graph, ``None`` where it is."""
     no_camera_graph_step: str | None
     """The same for the task without a camera."""
+    kernel_ms_per_step: float | None = None
+    """Device time of all kernels of one camera-task env step [ms] (``--kernels``), else ``None``."""
+    kernels: list[dict] | None = None
+    """The kernels taking the most device time per env step (``--kernels``): name, us and launches per step."""
 
 
 def _make(task: str, presets: tuple[str, ...], num_envs: int, args: argparse.Namespace, resolution: int | None):
@@ -117,6 +130,30 @@ def time_env(env, steps: int, warmup: int) -> float:
     return unwrapped.num_envs * steps / (time.perf_counter() - start)
 
 
+def profile_kernels(env, steps: int, top: int) -> tuple[float, list[dict]]:
+    """Device time per env step [ms] of all CUDA kernels over ``steps`` steps, and the ``top`` kernels by time."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    unwrapped = env.unwrapped
+    action = torch.zeros(env.action_space.shape, device=unwrapped.device)
+    _sync(unwrapped.device)
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as profiler:
+        for _ in range(steps):
+            env.step(action)
+        _sync(unwrapped.device)
+    device_us, launches = Counter(), Counter()
+    for event in profiler.events():
+        if event.device_type == torch.autograd.DeviceType.CUDA:
+            device_us[event.name] += event.device_time_total
+            launches[event.name] += 1
+    rows = [
+        {"kernel": name, "us_per_step": us / steps, "launches_per_step": launches[name] / steps}
+        for name, us in device_us.most_common(top)
+    ]
+    return sum(device_us.values()) / steps / 1e3, rows
+
+
 def time_raw_render(env, steps: int, warmup: int) -> float:
     """Views/s of the camera's Newton ``SensorCamera`` alone: BVH refit + render of its views into its buffers."""
     import warp as wp
@@ -164,6 +201,9 @@ def run(args: argparse.Namespace) -> list[Result]:
                     env = _make(task, PRESET[data_type], num_envs, args, resolution)
                     try:
                         rendered, graph = time_env_or_eager(env, args.steps, args.warmup)
+                        kernel_ms, kernels = (
+                            profile_kernels(env, args.steps, args.kernels) if args.kernels else (None, None)
+                        )
                         raw = time_raw_render(env, args.steps, args.warmup)
                     finally:
                         env.close()
@@ -180,6 +220,8 @@ def run(args: argparse.Namespace) -> list[Result]:
                         rendered / ceiling,
                         graph,
                         no_camera_graph,
+                        kernel_ms,
+                        kernels,
                     )
                     results.append(result)
                     print(
@@ -189,6 +231,8 @@ def run(args: argparse.Namespace) -> list[Result]:
                         f" (graph step: {graph or 'yes'})",
                         flush=True,
                     )
+                    for row in kernels or ():
+                        print(f"  {row['us_per_step']:9.1f} us x{row['launches_per_step']:5.1f}  {row['kernel'][:110]}")
                     if args.out is not None:  # partial results survive a run cut short
                         _write(args.out, results)
     return results
@@ -208,7 +252,14 @@ def main() -> None:
     parser.add_argument("--steps", type=positive_int, default=100, help="Timed env steps (and raw renders).")
     parser.add_argument("--warmup", type=int, default=5, help="Untimed steps before timing (at least 3 on CUDA).")
     parser.add_argument("--out", type=pathlib.Path, default=None, help="JSON file for the results.")
-    args = parse_args(parser, check=_check_camera_tasks)  # before torch, Warp and Newton load
+    parser.add_argument(
+        "--kernels",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="CUDA: also profile the camera task's steps and report the N kernels taking the most device time.",
+    )
+    args = parse_args(parser, check=_check_args)  # before torch, Warp and Newton load
     start = time.perf_counter()
     results = run(args)
     if args.out is not None:
@@ -217,13 +268,15 @@ def main() -> None:
     print(f"[INFO] {len(results)} measurements in {time.perf_counter() - start:.0f} s")
 
 
-def _check_camera_tasks(args: argparse.Namespace) -> None:
-    """Refuse a task this benchmark has no camera-less twin for."""
+def _check_args(args: argparse.Namespace) -> None:
+    """Refuse a task this benchmark has no camera-less twin for, and a kernel profile off CUDA."""
     unknown = [task for task in args.tasks if task not in NO_CAMERA_TASK]
     if unknown:
         raise SystemExit(
             f"--tasks {' '.join(unknown)}: not a camera task timed here; choose from {list(NO_CAMERA_TASK)}"
         )
+    if args.kernels and not (args.device or default_device()).startswith("cuda"):
+        raise SystemExit("--kernels profiles CUDA kernels: run with --device cuda:N.")
 
 
 if __name__ == "__main__":

@@ -305,3 +305,9 @@ def test_soak_process_memory_scope_is_refused_on_cpu():
     """The soak's per-process CUDA memory limit is refused on CPU by name."""
     result = _answer(SCRIPTS / "benchmarks" / "soak.py", "--device", "cpu", "--gpu_memory_scope", "process")
     assert result.returncode != 0 and "--gpu_memory_scope" in result.stderr, result.stderr[-2000:]
+
+
+def test_camera_kernel_profile_is_refused_on_cpu():
+    """benchmark_cameras.py --kernels (a CUDA kernel profile) is refused on CPU by name."""
+    result = _answer(SCRIPTS / "benchmarks" / "benchmark_cameras.py", "--device", "cpu", "--kernels", "5")
+    assert result.returncode != 0 and "--kernels" in result.stderr, result.stderr[-2000:]

@@ -9,20 +9,19 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ON_CUDA, TEST_DEVICE
+from conftest import ON_CUDA, TEST_DEVICE, cuda_only
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "scripts" / "benchmarks" / "benchmark_cameras.py"
 
 
-def test_writes_rates_and_their_ceiling_per_data_type(asset_root, tmp_path):
-    """Each row has the camera task's, the no-camera task's and the raw render's rates, ceiling and ratio."""
-    out = tmp_path / "cameras.json"
+def _run(asset_root: pathlib.Path, out: pathlib.Path, *extra: str) -> dict:
+    """The one row of a tiny depth run (2 envs, 16 px, 2 timed steps) on the test device."""
     args = ["--device", TEST_DEVICE, "--resolutions", "16", "--num_envs", "2", "--data_types", "depth", "--steps", "2"]
     env = dict(os.environ, ISAACSIM_ASSET_ROOT=str(asset_root))
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
     result = subprocess.run(
-        [sys.executable, str(SCRIPT), *args, "--warmup", "3", "--out", str(out)],
+        [sys.executable, str(SCRIPT), *args, "--warmup", "3", "--out", str(out), *extra],
         env=env,
         capture_output=True,
         text=True,
@@ -30,6 +29,12 @@ def test_writes_rates_and_their_ceiling_per_data_type(asset_root, tmp_path):
     )
     assert result.returncode == 0, result.stderr[-3000:]
     (row,) = json.loads(out.read_text())
+    return row
+
+
+def test_writes_rates_and_their_ceiling_per_data_type(asset_root, tmp_path):
+    """Each row has the camera task's, the no-camera task's and the raw render's rates, ceiling and ratio."""
+    row = _run(asset_root, tmp_path / "cameras.json")
     assert (row["task"], row["data_type"], row["resolution"], row["num_envs"]) == (
         "Isaac-Cartpole-Camera-Direct",
         "depth",
@@ -44,3 +49,13 @@ def test_writes_rates_and_their_ceiling_per_data_type(asset_root, tmp_path):
         assert row["graph_step"] is None
     else:
         assert row["graph_step"].startswith("not on CUDA")
+
+
+@cuda_only("--kernels profiles CUDA kernels")
+def test_kernels_name_the_render_kernel_and_sum_the_step(asset_root, tmp_path):
+    """--kernels 3 lists three kernels by device time per step, the render among them, within the step's total."""
+    row = _run(asset_root, tmp_path / "cameras.json", "--kernels", "3")
+    assert len(row["kernels"]) == 3
+    assert any("render_megakernel" in kernel["kernel"] for kernel in row["kernels"]), row["kernels"]
+    top = sum(kernel["us_per_step"] for kernel in row["kernels"])
+    assert 0.0 < top <= 1e3 * row["kernel_ms_per_step"] + 1e-6

@@ -107,6 +107,23 @@ def test_wrong_images_are_refused():
         ours.push(torch.zeros((NUM_ENVS, HEIGHT, WIDTH, 3), device=TEST_DEVICE))
 
 
+def test_stacked_refuses_an_out_that_is_not_contiguous():
+    """stacked(out) with a strided view of the right shape is refused (the kernel writes rows of a flat buffer)."""
+    ours = NewtonCameraFrameStack(NUM_ENVS, HEIGHT, WIDTH, "depth", TEST_DEVICE, frames=2)
+    ours.push(_frames("depth", 1)[0])
+    strided = torch.empty((NUM_ENVS, HEIGHT, WIDTH, 2), device=TEST_DEVICE).permute(0, 3, 1, 2)
+    with pytest.raises(ValueError, match="not contiguous"):
+        ours.stacked(strided)
+
+
+def test_images_whose_channels_are_not_adjacent_are_refused():
+    """Channel-first images viewed as (N, H, W, C) are refused naming the layout expected, not read wrongly."""
+    ours = NewtonCameraFrameStack(NUM_ENVS, HEIGHT, WIDTH, "normals", TEST_DEVICE)
+    images = torch.zeros((NUM_ENVS, 3, HEIGHT, WIDTH), device=TEST_DEVICE).permute(0, 2, 3, 1)
+    with pytest.raises(ValueError, match="do not lay their pixels out evenly with adjacent channels"):
+        ours.push(images)
+
+
 def test_unsupported_data_type_is_refused():
     """A data type the kernels do not normalize is refused, naming the supported ones."""
     with pytest.raises(ValueError, match="'motion_vectors' is not supported"):

@@ -16,6 +16,7 @@ CAM_X = -6.0  # fixed camera, env frame [m]
 WALL_X, WALL_T = 4.0, 0.1  # wall centre and thickness [m]
 MOUNT = 0.35  # body-mounted camera ahead of the cube centre [m]
 RED = (1.0, 0.0, 0.0)  # the cube's authored diffuse colour
+NEAR_FAR = 8.0  # far clipping distance of a camera that sees the cube but not the wall [m]
 
 
 @pytest.fixture(scope="module")
@@ -28,14 +29,16 @@ def camera_scene(scene_factory):
 
     from isaaclab_newton.renderers import NewtonWarpRendererCfg
 
-    def camera(prim_path, pos, **kw):
+    def camera(prim_path, pos, *, far=1e6, clipping="none", **kw):
         return CameraCfg(
             prim_path=prim_path,
             offset=CameraCfg.OffsetCfg(pos=pos, rot=(0.0, 0.0, 0.0, 1.0), convention="world"),
-            spawn=sim_utils.PinholeCameraCfg(focal_length=FOCAL, horizontal_aperture=APERTURE),
+            spawn=sim_utils.PinholeCameraCfg(
+                focal_length=FOCAL, horizontal_aperture=APERTURE, clipping_range=(0.01, far)
+            ),
             width=W,
             height=H,
-            renderer_cfg=NewtonWarpRendererCfg(enable_shadows=False),
+            renderer_cfg=NewtonWarpRendererCfg(enable_shadows=False, depth_clipping_behavior=clipping),
             **kw,
         )
 
@@ -61,6 +64,7 @@ def camera_scene(scene_factory):
             "{ENV_REGEX_NS}/Cube/Cam", (MOUNT, 0.0, 0.0), data_types=["depth"], update_latest_camera_pose=True
         )
         mounted_lazy = camera("{ENV_REGEX_NS}/Cube/LazyCam", (MOUNT, 0.0, 0.0), data_types=["depth"])
+        near = camera("{ENV_REGEX_NS}/NearCam", (CAM_X, 0.0, 1.0), far=NEAR_FAR, clipping="max", data_types=["depth"])
 
     sim, scene = scene_factory(SceneCfg(num_envs=2, env_spacing=2.0), dt=1 / 120, gravity=(0.0, 0.0, 0.0))
     step_scene(sim, scene, 1)
@@ -141,6 +145,18 @@ def test_depth_of_the_wall_reads_its_distance(camera_scene):
     depth = out["depth"].torch[0, ..., 0].cpu().numpy()
     assert wall[0].mean() > 0.8
     np.testing.assert_allclose(depth[wall[0]], WALL_X - WALL_T / 2 - CAM_X, atol=1e-3)
+
+
+def test_depth_beyond_the_far_clipping_distance_reads_it_with_max_clipping(camera_scene):
+    """With clipping_range far 8 m and depth_clipping_behavior='max', the wall (9.95 m) reads 8 m, the cube 5.7 m."""
+    _, scene = camera_scene
+    ids = scene["cam"].data.output["instance_segmentation"].torch[..., 0].cpu().numpy()
+    depth = scene["near"].data.output["depth"].torch[..., 0].cpu().numpy()
+    for env in range(2):
+        wall, cube = ids[env] == _shape_of(scene, "wall", env), ids[env] == _shape_of(scene, "cube", env)
+        assert wall.mean() > 0.8 and cube.sum() > 100
+        np.testing.assert_array_equal(depth[env][wall], NEAR_FAR)
+        np.testing.assert_allclose(depth[env][cube], -CUBE / 2 - CAM_X, atol=1e-3)
 
 
 def test_distance_to_camera_grows_off_axis(camera_scene):
