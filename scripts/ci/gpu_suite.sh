@@ -7,8 +7,9 @@
 # Environment:
 #   ISAACLAB_NEWTON_TEST_DEVICE  CUDA device the tests run on (default cuda:0; a CPU device is refused)
 #   GPU_SUITE_WORKERS            pytest-xdist workers (default: the machine's CPU count)
-#   GPU_SUITE_OUT                folder for junit.xml and pytest.log (default: a new temporary folder)
+#   GPU_SUITE_OUT                folder for junit.xml, pytest.log and progress.tsv (default: a new temporary folder)
 #   GPU_SUITE_TIMEOUT            wall-clock limit [s]: pytest is then interrupted and the summary counts what ran
+#                                (from progress.tsv, a line per finished test, where pytest wrote no JUnit XML)
 #   PYTHON                       interpreter (default: the repository's .venv/bin/python, else python3)
 #
 # Needs pytest-xdist (./isaaclab.sh --install installs it) and a CUDA device that torch sees. Exit status: pytest's.
@@ -59,17 +60,22 @@ fi
 limit=()
 [ -n "${GPU_SUITE_TIMEOUT:-}" ] && limit=(timeout -s INT -k 30 "$GPU_SUITE_TIMEOUT")
 start=$(date +%s)
-ISAACLAB_NEWTON_TEST_DEVICE=$device "${limit[@]}" "$py" -m pytest -q -p no:benchmark -n "$workers" --dist loadfile -rfEs --durations=40 \
-    --junitxml="$out/junit.xml" "${deselect[@]}" "$@" 2>&1 | tee "$out/pytest.log"
+rm -f "$out/junit.xml" "$out/progress.tsv"
+# scripts/ci/_test_progress.py writes a line per finished test to progress.tsv as it finishes
+ISAACLAB_NEWTON_TEST_DEVICE=$device ISAACLAB_NEWTON_TEST_PROGRESS="$out/progress.tsv" \
+    PYTHONPATH="$root/scripts/ci${PYTHONPATH:+:$PYTHONPATH}" \
+    "${limit[@]}" "$py" -m pytest -q -p no:benchmark -p _test_progress -n "$workers" --dist loadfile -rfEs \
+    --durations=40 --junitxml="$out/junit.xml" "${deselect[@]}" "$@" 2>&1 | tee "$out/pytest.log"
 rc=${PIPESTATUS[0]}
 elapsed=$(($(date +%s) - start))
 
-"$py" - "$out/junit.xml" "$elapsed" "$device" "$workers" "$rc" <<'PYEOF'
-"""Print the one-line summary from pytest's JUnit XML."""
+"$py" - "$out/junit.xml" "$out/progress.tsv" "$elapsed" "$device" "$workers" "$rc" <<'PYEOF'
+"""Print the one-line summary from pytest's JUnit XML, or from the progress record where there is no XML."""
+import collections
 import sys
 import xml.etree.ElementTree as ET
 
-path, elapsed, device, workers, rc = sys.argv[1:]
+path, progress, elapsed, device, workers, rc = sys.argv[1:]
 try:
     import torch
 
@@ -79,7 +85,25 @@ except Exception:  # the summary still prints without the device's name
 try:
     suites = ET.parse(path).getroot()
 except (OSError, ET.ParseError) as err:
-    print(f"gpu_suite: no results ({err}); pytest exit {rc} after {elapsed} s on {device}")
+    try:
+        lines = [line.split("\t") for line in open(progress).read().splitlines()]
+    except OSError:
+        print(f"gpu_suite: no results ({err}; no progress record); pytest exit {rc} after {elapsed} s on {device}")
+        sys.exit(0)
+    outcomes = collections.Counter(outcome for outcome, _, _ in lines)
+    for outcome, _, node in lines:
+        if outcome in ("failed", "error"):
+            print(f"gpu_suite: {outcome.upper()} {node}")
+    per_file = collections.Counter()
+    for _, seconds, node in lines:
+        per_file[node.split("::")[0]] += float(seconds)
+    for file, seconds in per_file.most_common(10):
+        print(f"gpu_suite: {seconds:7.1f} s  {file}")
+    print(
+        f"gpu_suite: {outcomes['passed']} passed, {outcomes['failed']} failed, {outcomes['error']} errors,"
+        f" {outcomes['skipped']} skipped in {elapsed} s on {device} ({name}, {workers} workers); pytest exit {rc};"
+        f" no JUnit XML ({err}): counted from {progress}, tests that had not finished are not counted"
+    )
     sys.exit(0)
 suites = [suites] if suites.tag == "testsuite" else list(suites)
 count = {key: sum(int(s.get(key, 0)) for s in suites) for key in ("tests", "failures", "errors", "skipped")}
