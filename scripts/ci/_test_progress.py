@@ -1,15 +1,18 @@
 """pytest plugin: one line per finished test, written as it finishes, so that a run cut off still says what ran.
 
 ``scripts/ci/gpu_suite.sh`` loads it (``-p _test_progress``, with ``scripts/ci`` on ``PYTHONPATH``) and names the file
-in ``ISAACLAB_NEWTON_TEST_PROGRESS``. Each line is ``outcome<TAB>seconds<TAB>node id``: the outcome is ``passed``,
-``failed`` (the test body), ``error`` (its setup or teardown) or ``skipped``, and the seconds are those of setup, call
-and teardown together. Under pytest-xdist only the controller writes (it receives every worker's reports). pytest's
-JUnit XML is written only when the session ends, which a wall-clock limit can prevent.
+in ``ISAACLAB_NEWTON_TEST_PROGRESS``. Each line is ``outcome<TAB>seconds<TAB>finished<TAB>worker<TAB>node id``: the
+outcome is ``passed``, ``failed`` (the test body), ``error`` (its setup or teardown) or ``skipped``; the seconds are
+those of setup, call and teardown together; ``finished`` is when the test's teardown was reported, in seconds since the
+session started; ``worker`` is the pytest-xdist worker that ran it (``gw0``, ...; ``main`` without xdist). Under
+pytest-xdist only the controller writes (it receives every worker's reports). pytest's JUnit XML is written only when
+the session ends, which a wall-clock limit can prevent.
 """
 
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -28,6 +31,7 @@ class ProgressLog:
 
     def __init__(self, path: str) -> None:
         self._file = open(path, "a", buffering=1)  # noqa: SIM115 - open for the whole session, closed at unconfigure
+        self._start = time.monotonic()
         self._seconds: dict[str, float] = {}
         self._outcome: dict[str, str] = {}
 
@@ -42,7 +46,11 @@ class ProgressLog:
         if _RANK[outcome] > _RANK[self._outcome.get(node, "passed")]:
             self._outcome[node] = outcome
         if report.when == "teardown":
-            self._file.write(f"{self._outcome.pop(node, 'passed')}\t{self._seconds.pop(node):.2f}\t{node}\n")
+            finished = time.monotonic() - self._start
+            worker = getattr(getattr(report, "node", None), "gateway", None)
+            worker_id = worker.id if worker is not None else "main"
+            outcome, seconds = self._outcome.pop(node, "passed"), self._seconds.pop(node)
+            self._file.write(f"{outcome}\t{seconds:.2f}\t{finished:.1f}\t{worker_id}\t{node}\n")
 
     def close(self) -> None:
         self._file.close()

@@ -11,6 +11,7 @@
 #   GPU_SUITE_TIMEOUT            wall-clock limit [s]: pytest is then interrupted and the summary counts what ran
 #                                (from progress.tsv, a line per finished test, where pytest wrote no JUnit XML)
 #   PYTHON                       interpreter (default: the repository's .venv/bin/python, else python3)
+#   OMP_NUM_THREADS              CPU threads per worker (default: the CPU count divided by the workers, at least 1)
 #
 # Needs pytest-xdist (./isaaclab.sh --install installs it) and a CUDA device that torch sees. Exit status: pytest's.
 # docs/testing.md says how it is run and what it last gave.
@@ -29,6 +30,9 @@ if [ -z "$py" ]; then
     if [ -x "$root/.venv/bin/python" ]; then py="$root/.venv/bin/python"; else py=python3; fi
 fi
 workers=${GPU_SUITE_WORKERS:-$(nproc)}
+# Each worker's OpenMP pool (PyTorch's CPU threads) gets its share of the cores, not all of them each.
+cores=$(nproc)
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$((cores > workers ? cores / workers : 1))}
 out=${GPU_SUITE_OUT:-$(mktemp -d -t gpu_suite.XXXXXX)}
 mkdir -p "$out"
 if ! "$py" -c "import xdist" 2>/dev/null; then
@@ -40,14 +44,16 @@ if ! "$py" -c "import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1
     exit 2
 fi
 [ $# -eq 0 ] && set -- test
-# The slowest files on the H200 (cold Warp kernel cache, 16 workers) start first, so that none of them is the tail
-# of the run: test/conftest.py moves the files ISAACLAB_NEWTON_TEST_FIRST names to the front.
-export ISAACLAB_NEWTON_TEST_FIRST="${ISAACLAB_NEWTON_TEST_FIRST-test/test_docs.py test/tasks/test_manipulation.py
-    test/tasks/test_reorient_shadow.py test/tasks/test_lift_franka.py test/app/test_viewer.py
-    test/upstream/test_offline_upstream_tasks.py test/physics/test_solver_physics.py test/sensors/test_ray_caster.py
-    test/envs/test_graph_step.py test/observables/test_solver_matrix.py test/physics/test_cpu_graph.py
+# The slowest files (by their times under CUDA on the H100, 2026-12-06) start first, so that none of them is the tail of
+# the run: test/conftest.py moves the files ISAACLAB_NEWTON_TEST_FIRST names to the front, and --no-loadscope-reorder
+# (below) keeps that order (pytest-xdist otherwise hands out the files with the most tests first).
+export ISAACLAB_NEWTON_TEST_FIRST="${ISAACLAB_NEWTON_TEST_FIRST-test/test_docs.py test/coupling/test_couplers.py
+    test/tasks/test_lift_franka.py test/tasks/test_manipulation.py test/upstream/test_offline_upstream_tasks.py
+    test/physics/test_solver_physics.py test/sensors/test_ray_caster.py test/envs/test_mask_reset.py
+    test/observables/test_solver_matrix.py test/physics/test_cpu_graph.py test/physics/test_manager_contract.py
     test/physics/test_newton_cfg_fields.py test/controllers/ik/test_newton_ik_solver.py test/cloner/test_terrain_source.py
-    test/coupling/test_couplers.py test/envs/test_nonfinite.py test/envs/test_mask_reset.py}"
+    test/envs/test_graph_step.py test/observables/test_observable_lifecycle.py test/physics/test_stepping_cfg_errors.py
+    test/envs/test_nonfinite.py test/tasks/test_reorient_shadow.py test/app/test_viewer.py}"
 
 # The viser page test needs Debian's Chromium (./isaaclab.sh --install puts it on CI's machine); a GPU machine
 # without it leaves that one test out, by name, instead of failing it.
@@ -64,8 +70,8 @@ rm -f "$out/junit.xml" "$out/progress.tsv"
 # scripts/ci/_test_progress.py writes a line per finished test to progress.tsv as it finishes
 ISAACLAB_NEWTON_TEST_DEVICE=$device ISAACLAB_NEWTON_TEST_PROGRESS="$out/progress.tsv" \
     PYTHONPATH="$root/scripts/ci${PYTHONPATH:+:$PYTHONPATH}" \
-    "${limit[@]}" "$py" -m pytest -q -p no:benchmark -p _test_progress -n "$workers" --dist loadfile -rfEs \
-    --durations=40 --junitxml="$out/junit.xml" "${deselect[@]}" "$@" 2>&1 | tee "$out/pytest.log"
+    "${limit[@]}" "$py" -m pytest -q -p no:benchmark -p _test_progress -n "$workers" --dist loadfile \
+    --no-loadscope-reorder -rfEs --durations=40 --junitxml="$out/junit.xml" "${deselect[@]}" "$@" 2>&1 | tee "$out/pytest.log"
 rc=${PIPESTATUS[0]}
 elapsed=$(($(date +%s) - start))
 
@@ -86,16 +92,16 @@ try:
     suites = ET.parse(path).getroot()
 except (OSError, ET.ParseError) as err:
     try:
-        lines = [line.split("\t") for line in open(progress).read().splitlines()]
+        lines = [line.split("\t", 4) for line in open(progress).read().splitlines()]
     except OSError:
         print(f"gpu_suite: no results ({err}; no progress record); pytest exit {rc} after {elapsed} s on {device}")
         sys.exit(0)
-    outcomes = collections.Counter(outcome for outcome, _, _ in lines)
-    for outcome, _, node in lines:
+    outcomes = collections.Counter(outcome for outcome, *_ in lines)
+    for outcome, *_, node in lines:
         if outcome in ("failed", "error"):
             print(f"gpu_suite: {outcome.upper()} {node}")
     per_file = collections.Counter()
-    for _, seconds, node in lines:
+    for _, seconds, *_, node in lines:
         per_file[node.split("::")[0]] += float(seconds)
     for file, seconds in per_file.most_common(10):
         print(f"gpu_suite: {seconds:7.1f} s  {file}")
