@@ -167,8 +167,9 @@ def _snippet_argvs(snippet: Snippet, folder: Path) -> list[list[str]]:
 def snippet_errors(request, tmp_path_factory) -> Iterator[dict[str, Future[dict[str, str]]]]:
     """Each selected snippet's run, started together (``_JOBS`` at a time).
 
-    Maps a snippet's name to the future of its run, whose result maps the names of the snippets it ran (the shared
-    interpreter runs several) to their error ("" when it ran).
+    The command snippets go first (the README's quickstart, the longest chain, first of all), then the CPU ``python``
+    snippets, shared out over at most ``_JOBS`` interpreters. Maps a snippet's name to the future of its run, whose
+    result maps the names of the snippets it ran (a shared interpreter runs several) to their error ("" when it ran).
     """
     selected = [item.callspec.params["snippet"] for item in request.session.items if _runs_snippet(item)]
     if not cuda_device_count():
@@ -178,12 +179,13 @@ def snippet_errors(request, tmp_path_factory) -> Iterator[dict[str, Future[dict[
     pool = ThreadPoolExecutor(max_workers=_JOBS)
     futures: dict[str, Future[dict[str, str]]] = {}
     try:
-        if shared:
-            shared_run = pool.submit(_run_shared_python, shared, folder)
-            futures.update((snippet.name, shared_run) for snippet in shared)
         for snippet in selected:
-            if snippet.name not in futures:
+            if snippet not in shared:
                 futures[snippet.name] = pool.submit(_run_commands, snippet, _snippet_argvs(snippet, folder))
+        for index in range(min(_JOBS, len(shared))):
+            chunk = shared[index::_JOBS]
+            shared_run = pool.submit(_run_shared_python, chunk, tmp_path_factory.mktemp(f"shared_{index}"))
+            futures.update((snippet.name, shared_run) for snippet in chunk)
         yield futures
     finally:
         pool.shutdown(wait=True, cancel_futures=True)  # runs not yet started (after ``-x``) are dropped

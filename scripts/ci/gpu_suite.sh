@@ -66,14 +66,21 @@ fi
 limit=()
 [ -n "${GPU_SUITE_TIMEOUT:-}" ] && limit=(timeout -s INT -k 30 "$GPU_SUITE_TIMEOUT")
 start=$(date +%s)
-rm -f "$out/junit.xml" "$out/progress.tsv"
+rm -f "$out/junit.xml" "$out/progress.tsv" "$out"/exit_stacks_*.txt
 # scripts/ci/_test_progress.py writes a line per finished test to progress.tsv as it finishes
-ISAACLAB_NEWTON_TEST_DEVICE=$device ISAACLAB_NEWTON_TEST_PROGRESS="$out/progress.tsv" \
+# scripts/ci/_exit_watchdog.py: a worker that has not exited 60 s after its session ended writes its threads' stacks to
+# exit_stacks_<worker>.txt and exits
+ISAACLAB_NEWTON_TEST_DEVICE=$device ISAACLAB_NEWTON_TEST_PROGRESS="$out/progress.tsv" ISAACLAB_NEWTON_EXIT_STACKS="$out" \
     PYTHONPATH="$root/scripts/ci${PYTHONPATH:+:$PYTHONPATH}" \
-    "${limit[@]}" "$py" -m pytest -q -p no:benchmark -p _test_progress -n "$workers" --dist loadfile \
+    "${limit[@]}" "$py" -m pytest -q -p no:benchmark -p _test_progress -p _exit_watchdog -n "$workers" --dist loadfile \
     --no-loadscope-reorder -rfEs --durations=40 --junitxml="$out/junit.xml" "${deselect[@]}" "$@" 2>&1 | tee "$out/pytest.log"
 rc=${PIPESTATUS[0]}
 elapsed=$(($(date +%s) - start))
+for stacks in "$out"/exit_stacks_*.txt; do
+    [ -s "$stacks" ] || continue
+    echo "gpu_suite: a worker had not exited 60 s after its tests; its threads' stacks ($stacks):"
+    head -40 "$stacks"
+done
 
 "$py" - "$out/junit.xml" "$out/progress.tsv" "$elapsed" "$device" "$workers" "$rc" <<'PYEOF'
 """Print the one-line summary from pytest's JUnit XML, or from the progress record where there is no XML."""

@@ -53,9 +53,12 @@ def test_writes_rates_and_their_ceiling_per_data_type(asset_root, tmp_path):
 
 @cuda_only("--kernels profiles CUDA kernels")
 def test_kernels_name_the_render_kernel_and_sum_the_step(asset_root, tmp_path):
-    """--kernels 3 lists three kernels by device time per step, the render among them, within the step's total."""
-    row = _run(asset_root, tmp_path / "cameras.json", "--kernels", "3")
-    assert len(row["kernels"]) == 3
-    assert any("render_megakernel" in kernel["kernel"] for kernel in row["kernels"]), row["kernels"]
-    top = sum(kernel["us_per_step"] for kernel in row["kernels"])
-    assert 0.0 < top <= 1e3 * row["kernel_ms_per_step"] + 1e-6
+    """--kernels lists kernels by device time per step, most first, the render among them, within the step's total."""
+    # at 2 envs of 16 px the render is one of the step's many small kernels: ask for more than the step launches
+    row = _run(asset_root, tmp_path / "cameras.json", "--kernels", "500")
+    kernels = row["kernels"]
+    assert 0 < len(kernels) <= 500
+    assert any("render_megakernel" in kernel["kernel"] for kernel in kernels), kernels
+    times = [kernel["us_per_step"] for kernel in kernels]
+    assert times == sorted(times, reverse=True)
+    assert 0.0 < sum(times) <= 1e3 * row["kernel_ms_per_step"] * (1.0 + 1e-9)
