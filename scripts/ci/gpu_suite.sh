@@ -11,6 +11,7 @@
 #   GPU_SUITE_TIMEOUT            wall-clock limit [s]: pytest is then interrupted and the summary counts what ran
 #                                (from progress.tsv, a line per finished test, where pytest wrote no JUnit XML)
 #   PYTHON                       interpreter (default: the repository's .venv/bin/python, else python3)
+#   GPU_SUITE_STACKS_AFTER       seconds after which a still-running test's thread stacks go to the log (default 180)
 #   OMP_NUM_THREADS              CPU threads per worker (default: the CPU count divided by the workers, at least 1)
 #
 # Needs pytest-xdist (./isaaclab.sh --install installs it) and a CUDA device that torch sees. Exit status: pytest's.
@@ -67,11 +68,14 @@ limit=()
 [ -n "${GPU_SUITE_TIMEOUT:-}" ] && limit=(timeout -s INT -k 30 "$GPU_SUITE_TIMEOUT")
 start=$(date +%s)
 rm -f "$out/junit.xml" "$out/progress.tsv"
-# scripts/ci/_test_progress.py writes a line per finished test to progress.tsv as it finishes
+# scripts/ci/_test_progress.py writes a line per finished test to progress.tsv as it finishes; a test still running
+# after GPU_SUITE_STACKS_AFTER seconds gets every thread's stack printed into the log (pytest's faulthandler_timeout,
+# which stops nothing: a worker cannot be replaced under --dist loadfile without ending the run)
 ISAACLAB_NEWTON_TEST_DEVICE=$device ISAACLAB_NEWTON_TEST_PROGRESS="$out/progress.tsv" \
     PYTHONPATH="$root/scripts/ci${PYTHONPATH:+:$PYTHONPATH}" \
     "${limit[@]}" "$py" -m pytest -q -p no:benchmark -p _test_progress -n "$workers" --dist loadfile \
-    --no-loadscope-reorder -rfEs --durations=40 --junitxml="$out/junit.xml" "${deselect[@]}" "$@" 2>&1 \
+    --no-loadscope-reorder -o faulthandler_timeout="${GPU_SUITE_STACKS_AFTER:-180}" -rfEs --durations=40 \
+    --junitxml="$out/junit.xml" "${deselect[@]}" "$@" 2>&1 \
     | tee "$out/pytest.log"
 rc=${PIPESTATUS[0]}
 elapsed=$(($(date +%s) - start))
