@@ -122,7 +122,12 @@ class CouplerProxyCfg(NewtonSolverCfg):
     """Directed proxy mappings between entries."""
 
     iterations: int = 1
-    """Proxy relaxation passes per step (>= 1)."""
+    """Proxy relaxation passes per step (>= 1; Newton's default 1).
+
+    One pass is the explicit lagged-impulse scheme: each side sees the other's impulse of the previous step, which
+    can add energy on a stiff contact (a 1 kg box dropped 1 cm onto a 1e5 Pa soft block bounces 3 cm above its
+    drop height). Two or more passes re-solve the step with the impulse just harvested and hold it without a
+    bounce, at that many times the cost."""
 
 
 @configclass

@@ -170,13 +170,6 @@ def _advance(head: wp.array(dtype=wp.int32), fresh: wp.array(dtype=wp.int32), fr
         head[0] = _newest_slot(head, frames)
 
 
-_MAX_CHANNELS = 4
-"""Channels a stored frame has at most (RGBA)."""
-
-_channel_pixels = wp.types.matrix(shape=(_MAX_CHANNELS, PIXELS_PER_THREAD), dtype=wp.float32)
-"""One thread's pixels of one frame, a row per channel (Warp matrix type)."""
-
-
 @wp.func
 def _ring_row(head: wp.array(dtype=wp.int32), k: int, frames: int, num_envs: int, b: int) -> int:
     """Ring row of env ``b``'s ``k``-th stored frame, oldest first (the newest slot is ``head[0]``)."""
@@ -209,14 +202,12 @@ def _stack(
     stacked = frames * channels
     for k in range(frames):
         row = _ring_row(head, k, frames, num_envs, b)
-        # every channel's pixels loaded before the first store: the loads of a frame are in flight together
-        values = _channel_pixels()
         for c in range(channels):
+            values = pixel_values()
             for u in range(PIXELS_PER_THREAD):
                 p = t + u * threads
                 if p < pixels:
-                    values[c, u] = float(ring[row, p * channels + c])
-        for c in range(channels):
+                    values[u] = float(ring[row, p * channels + c])
             mean = wp.float32(0.0)
             if color != 0:
                 mean = means[row, c]
@@ -224,7 +215,7 @@ def _stack(
             for u in range(PIXELS_PER_THREAD):
                 p = t + u * threads
                 if p < pixels:
-                    value = values[c, u]
+                    value = values[u]
                     if color != 0:
                         value = value / 255.0 - mean
                     if channel_first != 0:
