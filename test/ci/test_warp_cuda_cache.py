@@ -49,7 +49,6 @@ def test_a_cpu_load_of_a_block_size_leaves_the_binary_of_that_size(plugin, monke
     def scaled(x: wp.array(dtype=float)):
         x[wp.tid()] = x[wp.tid()] * wp.static(scale)
 
-    scaled.module.load("cpu", 128)
     plugin["CudaCacheFiller"](90).after_load(scaled.module, "cpu", 128)
     name = scaled.module.get_module_identifier(128)
     assert name != scaled.module.get_module_identifier(256)
