@@ -17,18 +17,25 @@ def plugin() -> dict:
     return runpy.run_path(str(SCRIPT))
 
 
-def test_a_cpu_load_leaves_a_cuda_binary_where_a_cuda_load_looks(plugin, monkeypatch, tmp_path):
-    """A module loaded on the CPU is compiled for sm_90 too, as the CUBIN file a CUDA load of it reads."""
+@pytest.fixture
+def scaled(monkeypatch, tmp_path):
+    """A kernel of its own module, of a content no earlier test compiled, with Warp's kernel cache in ``tmp_path``."""
     import warp as wp
-    from warp._src.context import _get_module_artifact_path
 
     wp.init()
     monkeypatch.setattr(wp.config, "kernel_cache_dir", str(tmp_path))
-    scale = float(uuid.uuid4().int % 1000) + 0.5  # a module content no earlier test compiled
+    scale = float(uuid.uuid4().int % 100000) + 0.5
 
     @wp.kernel(module="unique")
     def scaled(x: wp.array(dtype=float)):
         x[wp.tid()] = x[wp.tid()] * wp.static(scale)
+
+    return scaled
+
+
+def test_a_cpu_load_leaves_a_cuda_binary_where_a_cuda_load_looks(plugin, scaled, tmp_path):
+    """A module loaded on the CPU is compiled for sm_90 too, as the CUBIN file a CUDA load of it reads."""
+    from warp._src.context import _get_module_artifact_path
 
     scaled.module.load("cpu")
     plugin["CudaCacheFiller"](90).after_load(scaled.module, "cpu", 256)
@@ -37,18 +44,8 @@ def test_a_cpu_load_leaves_a_cuda_binary_where_a_cuda_load_looks(plugin, monkeyp
     assert binary.is_relative_to(tmp_path)
 
 
-def test_a_cpu_load_of_a_block_size_leaves_the_binary_of_that_size(plugin, monkeypatch, tmp_path):
+def test_a_cpu_load_of_a_block_size_leaves_the_binary_of_that_size(plugin, scaled, tmp_path):
     """A CPU load at block size 128 leaves the sm_90 CUBIN a CUDA launch at block size 128 looks for."""
-    import warp as wp
-
-    wp.init()
-    monkeypatch.setattr(wp.config, "kernel_cache_dir", str(tmp_path))
-    scale = float(uuid.uuid4().int % 1000) + 0.25  # a module content no earlier test compiled
-
-    @wp.kernel(module="unique")
-    def scaled(x: wp.array(dtype=float)):
-        x[wp.tid()] = x[wp.tid()] * wp.static(scale)
-
     plugin["CudaCacheFiller"](90).after_load(scaled.module, "cpu", 128)
     name = scaled.module.get_module_identifier(128)
     assert name != scaled.module.get_module_identifier(256)
@@ -56,24 +53,16 @@ def test_a_cpu_load_of_a_block_size_leaves_the_binary_of_that_size(plugin, monke
     assert scaled.module.options["block_dim"] == 256, "the module's default block size is left as it was"
 
 
-def test_cpu_launches_leave_the_binaries_of_the_block_sizes_they_ask_for(plugin, monkeypatch, tmp_path):
+def test_cpu_launches_leave_the_binaries_of_the_block_sizes_they_ask_for(plugin, scaled, monkeypatch, tmp_path):
     """Hooked CPU launches asking for 64 threads a block and for none leave the sm_90 CUBINs of 64 and 256."""
     import warp as wp
     from warp._src import context
 
-    wp.init()
-    monkeypatch.setattr(wp.config, "kernel_cache_dir", str(tmp_path))
     resolve, load = plugin["launch_hooks"](
         plugin["CudaCacheFiller"](90), context._resolve_launch_block_dim, context.Module.load
     )
     monkeypatch.setattr(context, "_resolve_launch_block_dim", resolve)
     monkeypatch.setattr(context.Module, "load", load)
-    scale = float(uuid.uuid4().int % 1000) + 0.75  # a module content no earlier test compiled
-
-    @wp.kernel(module="unique")
-    def scaled(x: wp.array(dtype=float)):
-        x[wp.tid()] = x[wp.tid()] * wp.static(scale)
-
     x = wp.ones(4, dtype=float, device="cpu")
     wp.launch(scaled, dim=4, inputs=[x], device="cpu", block_dim=64)
     wp.launch(scaled, dim=4, inputs=[x], device="cpu")
