@@ -7,13 +7,12 @@ cache, under the name a CUDA load of that module looks for. Carry the cache to t
 ``WARP_CACHE_PATH`` at it: the modules the CPU run met load from it instead of compiling.
 
 The binaries are CUBIN, not PTX: a driver older than Warp's NVRTC (the H100/H200 machines here: driver 13.0, NVRTC
-13.4) cannot load PTX from it, and Warp then reads the CUBIN. Modules that only CUDA code paths load, and CUDA
-launches with a block size of their own, are not covered (they compile on the GPU as before); a module that fails to
-compile for CUDA is reported once and skipped. A module is compiled at the block size its launch asked for (Warp's
-CUDA default, 256, where it asked for none): the block size is part of the module's hash, and Newton launches some
-kernels with a size of their own (its articulation and soft-contact kernels). Where a CUDA launch asks for another
-size than the CPU launch of the same call (Newton's narrow phase, its SDF edge contacts), that variant compiles on
-the GPU.
+13.4) cannot load PTX from it, and Warp then reads the CUBIN. A module is compiled at the block size its launch asked
+for (Warp's CUDA default, 256, where it asked for none): the block size is part of the module's hash, and Newton
+launches some kernels with a size of their own (its articulation and soft-face contact kernels). Not covered, and
+compiled on the GPU as before: modules that only CUDA code paths load, and launches that ask for another block size on
+CUDA than on the CPU (Newton's narrow phase, its SDF edge contacts). A module that fails to compile for CUDA is
+reported once and skipped.
 
 Usage, from the repository root (``WARP_CUDA_CACHE_ARCH`` is the GPU's compute capability, 90 for the H100 and
 H200)::
