@@ -76,6 +76,30 @@ def test_task_builds_resets_and_steps(task):
         env.close()
 
 
+@pytest.mark.parametrize(
+    ("task", "term"),
+    [("Isaac-Lift-Cube-Franka-v0", "reaching_object"), ("Isaac-Open-Drawer-Franka-v0", "approach_handle")],
+)
+def test_reach_rewards_measure_from_the_hand_the_managers_resolved(task, term):
+    """The approach reward's grasp point is link 7's, 0.2 m or more from the robot's base, also with the body ids
+    the env's managers hold (device tensors, not the lists a bare resolve gives)."""
+    from isaaclab_contrib.app.env_factory import make_env
+    from isaaclab_contrib.tasks.manipulation.mdp import grasp_point_w
+
+    env = make_env(task, num_envs=NUM_ENVS, device=TEST_DEVICE)
+    try:
+        base = env.unwrapped
+        env.reset(seed=0)
+        hand = base.reward_manager.get_term_cfg(term).params["hand_cfg"]
+        assert isinstance(hand.body_ids, torch.Tensor)
+        point = grasp_point_w(base, hand)
+        torch.testing.assert_close(point[0], _grasp_point(base))
+        root = base.scene["robot"].data.root_pos_w.torch
+        assert ((point - root).norm(dim=1) > 0.2).all()
+    finally:
+        env.close()
+
+
 def test_reach_curriculum_raises_penalty_weights_after_its_step_count():
     """Upstream's reach curriculum (core's modify_reward_weight, 4,500 steps) sets the action-rate and joint-velocity
     weights on the first step past its count, and the mask reset logs them."""

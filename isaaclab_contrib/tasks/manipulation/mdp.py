@@ -19,12 +19,30 @@ _ROBOT = SceneEntityCfg("robot")
 _OBJECT = SceneEntityCfg("object")
 
 
+def one_body(values: torch.Tensor, cfg: SceneEntityCfg) -> torch.Tensor:
+    """The rows (N, ...) of ``cfg``'s one body in per-body ``values`` (N, B, ...).
+
+    ``cfg.body_ids`` is what :meth:`SceneEntityCfg.resolve` made of ``body_names`` (a list), a device tensor once the
+    env's managers finalized it, or ``slice(None)`` where the cfg names no body (then the asset's first body).
+
+    Raises:
+        ValueError: If ``cfg`` selects more than one body.
+    """
+    ids = [cfg.body_ids] if isinstance(cfg.body_ids, int) else cfg.body_ids
+    if isinstance(ids, slice):
+        return values[:, 0]
+    if len(ids) != 1:
+        raise ValueError(f"'{cfg.name}' selects {len(ids)} bodies ({cfg.body_names}); this term takes one: name it.")
+    return values[:, ids][:, 0]  # a device index tensor selects without reading the host: graph-safe
+
+
 def grasp_point_w(env: Any, hand_cfg: SceneEntityCfg, offset: tuple[float, float, float] = PANDA_GRASP_OFFSET):
     """World position [m] (N, 3) of the point ``offset`` [m] in the frame of ``hand_cfg``'s (one) body."""
     data = env.scene[hand_cfg.name].data
-    body = hand_cfg.body_ids[0] if isinstance(hand_cfg.body_ids, list) else 0
-    rotation = matrix_from_quat(data.body_quat_w.torch[:, body])  # no tensor made from host values: graph-safe
-    return data.body_pos_w.torch[:, body] + sum(value * rotation[:, :, axis] for axis, value in enumerate(offset))
+    rotation = matrix_from_quat(one_body(data.body_quat_w.torch, hand_cfg))
+    return one_body(data.body_pos_w.torch, hand_cfg) + sum(
+        value * rotation[:, :, axis] for axis, value in enumerate(offset)
+    )
 
 
 def object_position_in_robot_root_frame(
@@ -79,9 +97,7 @@ def joint_position_clamped(env: Any, asset_cfg: SceneEntityCfg, limit: float) ->
 
 def grasp_point_to_body(env: Any, hand_cfg: SceneEntityCfg, body_cfg: SceneEntityCfg) -> torch.Tensor:
     """Vector [m] (N, 3) from the grasp point to ``body_cfg``'s (one) body origin, in the world frame."""
-    data = env.scene[body_cfg.name].data
-    body = body_cfg.body_ids[0] if isinstance(body_cfg.body_ids, list) else 0
-    return data.body_pos_w.torch[:, body] - grasp_point_w(env, hand_cfg)
+    return one_body(env.scene[body_cfg.name].data.body_pos_w.torch, body_cfg) - grasp_point_w(env, hand_cfg)
 
 
 def body_grasp_distance(env: Any, std: float, hand_cfg: SceneEntityCfg, body_cfg: SceneEntityCfg) -> torch.Tensor:
