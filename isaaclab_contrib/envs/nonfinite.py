@@ -1,7 +1,8 @@
 """Non-finite worlds and actions in the tasks: terminate and reset NaN worlds, zero NaN actions with a warning.
 
 The Newton manager flags, on the device, every world whose body or joint state is not finite after a physics
-step (:meth:`~isaaclab_newton.physics.NewtonManager.get_nonfinite_worlds`; environment ``i`` is world ``i``).
+step, or moves faster than ``NewtonCfg.nonfinite_speed_limit`` (a diverging solver)
+(:meth:`~isaaclab_newton.physics.NewtonManager.get_nonfinite_worlds`; environment ``i`` is world ``i``).
 The tasks turn the flags into terminations, following Isaac Lab's conventions:
 
 - manager-based envs: the termination term :func:`nonfinite_state` (``TerminationsCfg.nonfinite_state``);

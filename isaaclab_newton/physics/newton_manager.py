@@ -18,6 +18,7 @@ from .builder_defaults import apply_builder_defaults, apply_soft_contact
 from .newton_manager_cfg import (
     NewtonCfg,
     check_nonfinite_log_interval,
+    check_nonfinite_speed_limit,
     check_num_substeps,
     check_physics_dt,
     collision_pipeline_kwargs,
@@ -236,7 +237,8 @@ class NewtonManager(PhysicsManager):
         NewtonManager._eager_actuators = {}  # the assets initialized on PHYSICS_READY note theirs again
         NewtonManager._state_stamp += 1
         interval = check_nonfinite_log_interval(cls._cfg.nonfinite_log_interval)
-        NewtonManager._world_health = WorldHealth(model, log_interval=interval)
+        speed_limit = check_nonfinite_speed_limit(cls._cfg.nonfinite_speed_limit)
+        NewtonManager._world_health = WorldHealth(model, log_interval=interval, speed_limit=speed_limit)
         PhysicsManager._sim_time = 0.0
         NewtonManager._simulation_started = True
         cls.dispatch_event(PhysicsEvent.PHYSICS_READY, model)
@@ -602,7 +604,8 @@ class NewtonManager(PhysicsManager):
         """Return the per-world non-finite flags of the last physics step (device ``bool``, shape ``(world_count,)``).
 
         Entry ``w`` is ``True`` when world ``w``'s body poses/twists or joint coordinates/velocities were not finite
-        after the last physics step, ``False`` otherwise (and right after the world is reset). Environment ``i`` is
+        after the last physics step, or a speed exceeded ``NewtonCfg.nonfinite_speed_limit`` (a diverging solver),
+        ``False`` otherwise (and right after the world is reset). Environment ``i`` is
         world ``i``. Computed on the device by one kernel after the substeps (inside the captured graph), so reading
         it as a tensor does not synchronize.
 

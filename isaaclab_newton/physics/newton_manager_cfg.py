@@ -135,6 +135,15 @@ class NewtonCfg(PhysicsCfg):
     :meth:`NewtonManager.get_nonfinite_worlds`.
     """
 
+    nonfinite_speed_limit: float = 1.0e4
+    """Speed [m/s or rad/s] above which a world's state counts as diverged and the world is flagged as non-finite.
+
+    A solver that diverges passes through huge finite velocities before it reaches inf; rewards of such a world
+    (e.g. a joint-velocity penalty of 1e16) wreck a training run before any NaN appears. A body's linear [m/s] or
+    angular [rad/s] velocity, or a joint velocity, above this limit flags its world like a NaN does (the
+    ``nonfinite_state`` termination resets it). ``math.inf`` checks finiteness only.
+    """
+
     debug_mode: bool = False
     """Log solver diagnostics after every step (slow: synchronizes with the device)."""
 
@@ -157,6 +166,7 @@ class NewtonCfg(PhysicsCfg):
             raise ValueError(f"NewtonCfg.collision_decimation must be >= 1, got {self.collision_decimation}.")
         check_num_substeps(self.num_substeps)
         check_nonfinite_log_interval(self.nonfinite_log_interval)
+        check_nonfinite_speed_limit(self.nonfinite_speed_limit)
         self.class_type = self.solver_cfg.class_type
 
 
@@ -200,6 +210,20 @@ def check_nonfinite_log_interval(value: Any) -> int:
             f" non-finite world flags), got {value!r}."
         )
     return int(value)
+
+
+def check_nonfinite_speed_limit(value: Any) -> float:
+    """Return ``value`` as a float when it is a valid :attr:`NewtonCfg.nonfinite_speed_limit`.
+
+    Raises:
+        ValueError: If it is not a number > 0 (``math.inf`` allowed).
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value > 0:
+        raise ValueError(
+            f"NewtonCfg.nonfinite_speed_limit must be a speed > 0 [m/s or rad/s] (math.inf: finiteness only), got"
+            f" {value!r}; set e.g. NewtonCfg(nonfinite_speed_limit=1.0e4)."
+        )
+    return float(value)
 
 
 _PIPELINE_FIELDS = ("reduce_contacts", "enable_rigid_soft_full_surface_contact")

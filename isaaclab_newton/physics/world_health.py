@@ -1,7 +1,10 @@
 """Per-world non-finite state flags, computed on the device after every physics step.
 
 One kernel (one thread block per world) scans the world's body poses and twists and its joint coordinates and
-velocities after the substeps; it runs inside the captured graph on CUDA, so detection adds no host sync.
+velocities after the substeps, and flags the world where any is not finite or any speed (a body's linear [m/s] or
+angular [rad/s] velocity, a joint velocity [m/s or rad/s]) exceeds the speed limit: a diverging solver passes
+through huge finite values before it reaches inf, and those already poison rewards and gradients. It runs inside the
+captured graph on CUDA, so detection adds no host sync.
 Two buffers of length ``world_count`` hold the result:
 
 - ``flags[w]`` (``bool``): whether world ``w``'s state was not finite after the last physics step;
@@ -33,10 +36,12 @@ class WorldHealth:
     Args:
         model: The finalized model.
         log_interval: Physics steps between host reads of the accumulated flags.
+        speed_limit: Speed [m/s or rad/s] above which a world counts as diverged (``math.inf``: never).
     """
 
-    def __init__(self, model: newton.Model, *, log_interval: int):
+    def __init__(self, model: newton.Model, *, log_interval: int, speed_limit: float):
         device = model.device
+        self.speed_limit = float(speed_limit)
         self.world_count = int(model.world_count)
         self.flags = wp.zeros(self.world_count, dtype=wp.bool, device=device)
         self.seen = wp.zeros(self.world_count, dtype=wp.int32, device=device)
@@ -67,6 +72,7 @@ class WorldHealth:
                 state.body_qd,
                 state.joint_q,
                 state.joint_qd,
+                self.speed_limit,
                 block,
             ],
             outputs=[self.flags, self.seen],
@@ -109,10 +115,12 @@ class WorldHealth:
         ids = np.flatnonzero(self._host_seen.numpy())
         if ids.size:
             logger.warning(
-                "[%s] %d world(s) had non-finite body or joint state in the last %d physics steps; first world ids:"
+                "[%s] %d world(s) had non-finite or runaway (faster than %g) body or joint state in the last %d physics"
+                " steps; first world ids:"
                 " %s. The envs' termination terms reset them (NewtonManager.get_nonfinite_worlds()).",
                 manager_name,
                 ids.size,
+                self.speed_limit,
                 self._copied_steps,
                 ids[:_MAX_LOGGED_IDS].tolist(),
             )
@@ -121,6 +129,13 @@ class WorldHealth:
 @wp.func
 def _transform_finite(t: wp.transform) -> bool:
     return wp.isfinite(wp.transform_get_translation(t)) and wp.isfinite(wp.transform_get_rotation(t))
+
+
+@wp.func
+def _twist_ok(v: wp.spatial_vector, speed_limit: float) -> bool:
+    linear = wp.length(wp.spatial_top(v))
+    angular = wp.length(wp.spatial_bottom(v))
+    return wp.isfinite(v) and linear <= speed_limit and angular <= speed_limit
 
 
 @wp.kernel
@@ -132,6 +147,7 @@ def _flag_nonfinite_worlds(
     body_qd: wp.array(dtype=wp.spatial_vector),
     joint_q: wp.array(dtype=wp.float32),
     joint_qd: wp.array(dtype=wp.float32),
+    speed_limit: float,
     block: int,
     flags: wp.array(dtype=wp.bool),
     seen: wp.array(dtype=wp.int32),
@@ -141,7 +157,7 @@ def _flag_nonfinite_worlds(
     bad = wp.int32(0)
     b = body_start[w] + lane
     while b < body_start[w + 1]:
-        if not (_transform_finite(body_q[b]) and wp.isfinite(body_qd[b])):
+        if not (_transform_finite(body_q[b]) and _twist_ok(body_qd[b], speed_limit)):
             bad = wp.int32(1)
         b += block
     c = coord_start[w] + lane
@@ -151,7 +167,7 @@ def _flag_nonfinite_worlds(
         c += block
     d = dof_start[w] + lane
     while d < dof_start[w + 1]:
-        if not wp.isfinite(joint_qd[d]):
+        if not (wp.isfinite(joint_qd[d]) and wp.abs(joint_qd[d]) <= speed_limit):
             bad = wp.int32(1)
         d += block
     total = wp.tile_max(wp.tile(bad))

@@ -77,3 +77,10 @@ def test_nonfinite_log_interval_invalid_raises(value):
     """NewtonCfg(nonfinite_log_interval=0 / -3) raises ValueError naming the field."""
     with pytest.raises(ValueError, match="NewtonCfg.nonfinite_log_interval"):
         NewtonCfg(solver_cfg=XPBDSolverCfg(), nonfinite_log_interval=value)
+
+
+@pytest.mark.parametrize("value", [0.0, -1.0, float("nan"), "fast"])
+def test_nonfinite_speed_limit_invalid_raises(value):
+    """NewtonCfg(nonfinite_speed_limit=0 / -1 / nan / 'fast') raises ValueError naming the field."""
+    with pytest.raises(ValueError, match="NewtonCfg.nonfinite_speed_limit"):
+        NewtonCfg(solver_cfg=XPBDSolverCfg(), nonfinite_speed_limit=value)

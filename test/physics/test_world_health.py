@@ -25,6 +25,17 @@ def _boxes_in_worlds() -> None:
     builder.replicate(box, NUM_WORLDS)
 
 
+def _spin_world(world: int, speed: float) -> None:
+    """Set the free-joint linear velocity [m/s] of ``world``'s box (joint state and body twist), finite."""
+    state = NewtonManager.get_state_0()
+    qd = state.joint_qd.numpy()
+    qd[world * 6] = speed
+    state.joint_qd.assign(qd)
+    body_qd = state.body_qd.numpy()
+    body_qd[world, 0] = speed
+    state.body_qd.assign(body_qd)
+
+
 def _poison_world(world: int) -> None:
     """Write NaN into the free-joint velocity of ``world``'s box (joint state and body twist)."""
     state = NewtonManager.get_state_0()
@@ -49,6 +60,19 @@ def test_poisoned_world_flagged_others_not(make_sim, solver, cpu_graph):
     on_cuda = wp.get_device(NewtonManager.get_device()).is_cuda
     assert NewtonManager.uses_graph() is (cpu_graph or on_cuda), "CUDA steps replay a CUDA graph either way"
     assert NewtonManager.get_nonfinite_worlds().numpy().tolist() == [False, True, False]
+
+
+def test_runaway_world_flagged_at_the_speed_limit(make_sim):
+    """A box moving at 1e6 m/s (finite, far past NewtonCfg.nonfinite_speed_limit = 1e4) flags its world; one at
+    10 m/s does not."""
+    sim = make_sim(MJWarpSolverCfg())
+    _boxes_in_worlds()
+    sim.reset()
+    _spin_world(0, 10.0)
+    _spin_world(2, 1.0e6)
+    sim.step(render=False)
+    assert np.isfinite(NewtonManager.get_state_0().body_qd.numpy()).all()
+    assert NewtonManager.get_nonfinite_worlds().numpy().tolist() == [False, False, True]
 
 
 def test_world_reset_clears_flag_and_state(make_sim):
