@@ -25,6 +25,7 @@ TASK_SCRIPTS = [
     ZERO,
     SCRIPTS / "environments" / "random_agent.py",
     SCRIPTS / "tools" / "measure_locomotion.py",
+    SCRIPTS / "tools" / "measure_manipulation.py",
     SCRIPTS / "tools" / "measure_velocity_tracking.py",
     SCRIPTS / "tools" / "check_soft_lift.py",
     SCRIPTS / "benchmarks" / "soak.py",
@@ -160,8 +161,9 @@ def test_device_scripts_refuse_counts_below_one(script, count):
         (TRAIN, ["--resume", "--checkpoint", "/nonexistent/model_3.pt"]),
         (SCRIPTS / "tools" / "measure_locomotion.py", ["--policy", "/nonexistent/policy.pt"]),
         (SCRIPTS / "tools" / "measure_velocity_tracking.py", ["--policy", "/nonexistent/policy.pt"]),
+        (SCRIPTS / "tools" / "measure_manipulation.py", ["--policy", "/nonexistent/policy.pt"]),
     ],
-    ids=["play", "train-resume", "measure_locomotion", "measure_velocity_tracking"],
+    ids=["play", "train-resume", "measure_locomotion", "measure_velocity_tracking", "measure_manipulation"],
 )
 def test_missing_checkpoint_is_refused_before_anything_heavy_loads(script, argv):
     """A checkpoint or policy file that does not exist is refused by its path within 2 s."""

@@ -91,13 +91,15 @@ def play(args: argparse.Namespace, placement: Placement) -> PlayResult:
 
 
 def _load_checkpoint(runner, checkpoint: Path, *, task: str, device: str) -> None:
-    """Load ``checkpoint`` into ``runner``; a policy of other sizes (another task's) is refused by name.
+    """Load the policy of ``checkpoint`` into ``runner``; a policy of other sizes (another task's) is refused by name.
+
+    Only the actor is read: a checkpoint without the critic's or optimizer's state (shared to play) plays too.
 
     Raises:
         SystemExit: If the checkpoint's networks do not fit ``task``'s observations and actions.
     """
     try:
-        runner.load(str(checkpoint), map_location=device)
+        runner.load(str(checkpoint), load_cfg={"actor": True}, map_location=device)
     except RuntimeError as err:
         if "size mismatch" not in str(err):
             raise
