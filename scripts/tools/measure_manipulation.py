@@ -1,13 +1,12 @@
-"""How well an exported manipulation policy does its task: one episode per env, success counted as the issue states it.
+"""How well an exported manipulation policy does its task: one episode per env, each judged by what the task is for.
 
 Loads ``policy.pt`` (the TorchScript file ``play.py`` exports), resets every env, runs the policy deterministically
 until each env's first episode has ended and reads, in the last step before that env's reset, the task's measure:
 
-* reach (``Isaac-Reach-Franka-v0``, ``Isaac-Reach-Franka-IK-v0``): the grasp point's distance [m] to the commanded
+* reach (``Isaac-Reach-Franka-v0``, ``-IK-v0``, ``-Hold-v0``): the grasp point's distance [m] to the commanded
   position (the pose command's ``position_error``) at the time-out, the episode's last command held to its end
   (upstream's ``success`` termination, which ends an episode once within 5 cm and 0.2 rad, and its bonus are turned
-  off for this);
-  success below 0.02 m;
+  off for this; a policy of the default reach was not trained to stay, the hold variant's is); success below 0.02 m;
 * cube lift (``Isaac-Lift-Cube-Franka-v0``): the cube's distance [m] to its target position; success below 0.05 m
   (the width of the task's fine goal-tracking reward);
 * drawer (``Isaac-Open-Drawer-Franka-v0``): the drawer's opening [m]; success at 0.20 m or more;
@@ -75,6 +74,7 @@ _REACH = TaskMeasure("position_error_m", _reach_error, lambda error: error < 0.0
 MEASURES: dict[str, TaskMeasure] = {
     "Isaac-Reach-Franka-v0": _REACH,
     "Isaac-Reach-Franka-IK-v0": _REACH,
+    "Isaac-Reach-Franka-Hold-v0": _REACH,
     "Isaac-Lift-Cube-Franka-v0": TaskMeasure("goal_distance_m", _lift_goal_distance, lambda d: d < 0.05),
     "Isaac-Open-Drawer-Franka-v0": TaskMeasure("drawer_opening_m", _drawer_opening, lambda opening: opening >= 0.2),
     "Isaac-Reorient-Cube-Shadow-Direct-v0": TaskMeasure(

@@ -15,6 +15,7 @@ STEPS = 10
 TASKS = [
     "Isaac-Reach-Franka-v0",
     "Isaac-Reach-Franka-IK-v0",
+    "Isaac-Reach-Franka-Hold-v0",
     "Isaac-Lift-Cube-Franka-v0",
     "Isaac-Open-Drawer-Franka-v0",
 ]
@@ -40,6 +41,7 @@ def test_tasks_are_registered_with_rsl_rl_runners():
     assert [load_agent_cfg(task).experiment_name for task in TASKS] == [
         "reach_franka",
         "reach_franka_ik",
+        "reach_franka_hold",
         "lift_cube_franka",
         "franka_open_drawer",
     ]
@@ -98,6 +100,19 @@ def test_reach_rewards_measure_from_the_hand_the_managers_resolved(task, term):
         assert ((point - root).norm(dim=1) > 0.2).all()
     finally:
         env.close()
+
+
+def test_hold_reach_keeps_one_goal_without_the_success_termination():
+    """Isaac-Reach-Franka-Hold-v0 is upstream's hold preset: no success termination, one goal per episode (never
+    resampled within it), the pose error observed, a per-step success reward; its runner trains 3000 iterations."""
+    from isaaclab_contrib.app.env_factory import load_agent_cfg, load_env_cfg
+
+    cfg = load_env_cfg("Isaac-Reach-Franka-Hold-v0")
+    assert cfg.terminations.success is None
+    assert min(cfg.commands.ee_pose.resampling_time_range) > cfg.episode_length_s
+    assert cfg.observations.policy.ee_target_error is not None
+    assert cfg.rewards.success.func.__name__ == "pose_command_success"
+    assert load_agent_cfg("Isaac-Reach-Franka-Hold-v0").max_iterations == 3000
 
 
 def test_reach_curriculum_raises_penalty_weights_after_its_step_count():

@@ -7,6 +7,7 @@ _AGENTS = f"{__name__}.agents.rsl_rl_ppo_cfg"
 for _task, _cfg, _runner in (
     ("Isaac-Reach-Franka-v0", "reach_env_cfg:FrankaReachEnvCfg", "FrankaReachPPORunnerCfg"),
     ("Isaac-Reach-Franka-IK-v0", "reach_env_cfg:FrankaReachIKEnvCfg", "FrankaReachIKPPORunnerCfg"),
+    ("Isaac-Reach-Franka-Hold-v0", "reach_env_cfg:FrankaReachHoldEnvCfg", "FrankaReachHoldPPORunnerCfg"),
     ("Isaac-Lift-Cube-Franka-v0", "lift_env_cfg:LiftCubeFrankaEnvCfg", "FrankaLiftCubePPORunnerCfg"),
     ("Isaac-Open-Drawer-Franka-v0", "drawer_env_cfg:OpenDrawerFrankaEnvCfg", "CabinetPPORunnerCfg"),
 ):

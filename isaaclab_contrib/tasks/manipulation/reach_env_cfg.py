@@ -1,9 +1,13 @@
-"""``Isaac-Reach-Franka-v0`` and ``Isaac-Reach-Franka-IK-v0``: upstream's Franka reach configs on the offline Panda.
+"""``Isaac-Reach-Franka-v0``, ``-IK-v0`` and ``-Hold-v0``: upstream's Franka reach configs on the offline Panda.
 
-Both are upstream's ``FrankaReachEnvCfg`` (``isaaclab_tasks.core.reach``) with its ``newton_mjwarp`` physics, the
-robot swapped by :func:`~isaaclab_contrib.tasks.manipulation.reach_swap.swap_reach_robot`; the IK variant
+All are upstream's ``FrankaReachEnvCfg`` (``isaaclab_tasks.core.reach``) with its ``newton_mjwarp`` physics, the
+robot swapped by :func:`~isaaclab_contrib.tasks.manipulation.reach_swap.swap_reach_robot`. The default ends an
+episode once the hand is within 5 cm and 0.2 rad of its goal (upstream's ``success`` termination); the IK variant
 selects upstream's ``newton_ik`` arm preset (relative pose commands solved by
-:class:`~isaaclab_newton.controllers.ik.NewtonIKSolver`). Added, as every task here has: the ``nonfinite_state``
+:class:`~isaaclab_newton.controllers.ik.NewtonIKSolver`); the hold variant selects upstream's ``hold`` preset (one
+goal for the whole episode, no success termination, a per-step reward while within the tolerances, the pose error
+observed), which trains a policy to reach and stay. Upstream's hold preset also softens its Franka's arm gains; the
+swapped Panda keeps its own. Added, as every task here has: the ``nonfinite_state``
 termination (NaN worlds end their episode and reset); dropped: upstream's MuJoCo Warp ``update_data_interval=2``,
 deprecated in Newton 1.8.
 """
@@ -41,3 +45,10 @@ class FrankaReachIKEnvCfg(FrankaReachEnvCfg):
     """Upstream's Franka reach with the Newton IK arm action (relative pose) on the offline Panda."""
 
     upstream_presets: tuple[str, ...] = ("newton_ik",)
+
+
+@configclass
+class FrankaReachHoldEnvCfg(FrankaReachEnvCfg):
+    """Upstream's Franka reach with its ``hold`` preset (reach the episode's one goal and stay) on the offline Panda."""
+
+    upstream_presets: tuple[str, ...] = ("hold",)

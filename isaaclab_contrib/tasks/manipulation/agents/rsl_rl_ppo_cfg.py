@@ -24,7 +24,12 @@ class FrankaReachPPORunnerCfg(_reach.FrankaReachPPORunnerCfg):
 
     def __post_init__(self):
         super().__post_init__()
-        _hydra.resolve_presets(self, ())
+        _hydra.resolve_presets(self, self._upstream_presets())
+
+    @staticmethod
+    def _upstream_presets() -> tuple[str, ...]:
+        """Upstream presets this runner resolves (none: the defaults)."""
+        return ()
 
 
 @configclass
@@ -36,6 +41,15 @@ class FrankaReachIKPPORunnerCfg(FrankaReachPPORunnerCfg):
     def __post_init__(self):
         super().__post_init__()
         self.experiment_name = "reach_franka_ik"
+
+
+@configclass
+class FrankaReachHoldPPORunnerCfg(FrankaReachPPORunnerCfg):
+    """Upstream's Franka reach runner with its ``hold`` preset (3000 iterations, ``reach_franka_hold``)."""
+
+    @staticmethod
+    def _upstream_presets() -> tuple[str, ...]:
+        return ("hold",)
 
 
 @configclass
