@@ -32,6 +32,8 @@ class CommandMaskForm:
 
     def __init__(self, term: Any):
         self.term = term
+        self._metric_buffers = dict(term.metrics)
+        """The term's metric tensors at construction, kept for the env's life (see :meth:`keep_metrics_in_place`)."""
         self._means = {name: torch.zeros((), dtype=torch.float32, device=term.device) for name in term.metrics}
         self.log: dict[str, torch.Tensor] = dict(self._means)
         """Logged metric means (0-d device tensors updated in place), by metric name."""
@@ -53,9 +55,23 @@ class CommandMaskForm:
         """One step of the term: metrics, time left counted down by ``dt`` [s], resampling where it ran out."""
         term = self.term
         term._update_metrics()
+        self.keep_metrics_in_place()
         term.time_left -= dt
         self.resample(term.time_left <= 0.0)
         term._update_command()
+
+    def keep_metrics_in_place(self) -> None:
+        """Copy metrics the term assigned as new tensors into its original ones and put those back in ``metrics``.
+
+        Core's pose commands assign fresh tensors in ``_update_metrics``. A recorded step replays the addresses it
+        was recorded with: the reset that logs the metrics would read the tensor of the step before the recording
+        (freed once replaced, its memory reused) while the replayed update writes a tensor nothing reads.
+        """
+        metrics = self.term.metrics
+        for name, buffer in self._metric_buffers.items():
+            if metrics[name] is not buffer:
+                buffer.copy_(metrics[name])
+                metrics[name] = buffer
 
     def resample(self, env_mask: torch.Tensor) -> None:
         """New resampling times and commands for the envs set in ``env_mask``, their counters advanced."""

@@ -84,3 +84,22 @@ def test_reset_logs_success_rate_of_masked_envs_and_clears_it():
     form.reset(mask)
     assert math.isclose(form.env_log["Metrics/success_rate"].item(), 2.0 / 3.0, rel_tol=1e-6)
     assert torch.equal(term._succeeded.cpu(), torch.tensor([False, True, False, False, False, False]))
+
+
+def test_compute_keeps_the_metric_tensors_a_recorded_step_reads():
+    """Core's pose command assigns new metric tensors each update; after compute the term's metrics are its original
+    tensors again (the addresses a recorded step logs from) holding the new errors, and a reset logs their mean."""
+    from isaaclab_contrib.envs.mask_commands import command_mask_form
+
+    term = _pose_command()
+    form = command_mask_form(term)(term)
+    form.resample(torch.ones(NUM_ENVS, dtype=torch.bool, device=TEST_DEVICE))
+    term._update_command()
+    original = dict(term.metrics)
+    hand = torch.tensor([0.5, 0.0, 0.3], device=TEST_DEVICE)
+    expected = torch.linalg.norm(term.pose_command_b[:, :3] - hand, dim=1)  # the commands the update measures
+    form.compute(dt=0.02)
+    assert all(term.metrics[name] is tensor for name, tensor in original.items())
+    torch.testing.assert_close(term.metrics["position_error"], expected)
+    form.reset(torch.ones(NUM_ENVS, dtype=torch.bool, device=TEST_DEVICE))
+    assert math.isclose(form.log["position_error"].item(), expected.mean().item(), rel_tol=1e-5)
