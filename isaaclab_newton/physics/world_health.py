@@ -7,7 +7,7 @@ through huge finite values before it reaches inf, and those already poison rewar
 captured graph on CUDA, so detection adds no host sync.
 Two buffers of length ``world_count`` hold the result:
 
-- ``flags[w]`` (``bool``): whether world ``w``'s state was not finite after the last physics step;
+- ``flags[w]`` (``bool``): whether world ``w``'s state was not finite (or ran away) after the last physics step;
 - ``seen[w]`` (``int32``): 1 when world ``w`` was flagged on any step since the last host read.
 
 Every ``log_interval`` physics steps ``seen`` is copied to host memory and cleared. On CUDA the copy goes to pinned
