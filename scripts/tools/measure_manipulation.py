@@ -3,16 +3,17 @@
 Loads ``policy.pt`` (the TorchScript file ``play.py`` exports), resets every env, runs the policy deterministically
 until each env's first episode has ended and reads, in the last step before that env's reset, the task's measure:
 
-* reach (``Isaac-Reach-Franka-v0``, ``-IK-v0``, ``-Hold-v0``): the grasp point's distance [m] to the commanded
+* reach (``Isaac-Reach-Franka-v0``, ``-IK-v0``, ``-Hold-v0``): the commanded body's distance [m] to the commanded
   position (the pose command's ``position_error``) at the time-out, the episode's last command held to its end
   (upstream's ``success`` termination, which ends an episode once within 5 cm and 0.2 rad, and its bonus are turned
   off for this; a policy of the default reach was not trained to stay, the hold variant's is); success below 0.02 m;
 * cube lift (``Isaac-Lift-Cube-Franka-v0``): the cube's distance [m] to its target position; success below 0.05 m
   (the width of the task's fine goal-tracking reward);
 * drawer (``Isaac-Open-Drawer-Franka-v0``): the drawer's opening [m]; success at 0.20 m or more;
-* Shadow reorientation (``Isaac-Reorient-Cube-Shadow-Direct-v0``): the consecutive goal orientations reached.
+* Shadow reorientation (``Isaac-Reorient-Cube-Shadow-Direct-v0``): the consecutive goal orientations reached before
+  the episode ended (a dropped cube ends it, and so do 50 goals in a row); success from 10.
 
-An episode that ends by termination rather than time-out (a dropped cube, a non-finite state) counts as failed. The
+For the Franka tasks an episode that a termination ends (a dropped cube, a non-finite state) counts as failed. The
 last line is ``<measure>_mean=<value> success=<n>/<num_envs> terminated=<n>``.
 
     ./isaaclab.sh -p scripts/tools/measure_manipulation.py --task Isaac-Lift-Cube-Franka-v0 \\
@@ -42,6 +43,8 @@ class TaskMeasure:
     """Per-env success (N,) bool of a value of :attr:`read`."""
     edit_cfg: Callable[[Any], None] | None = None
     """Change to the task's env cfg for judging (``None``: the cfg as registered)."""
+    termination_fails: bool = True
+    """An episode that a termination ends counts as failed (``False``: judged by its measure alone)."""
 
 
 def _reach_error(env: Any) -> Any:
@@ -78,7 +81,7 @@ MEASURES: dict[str, TaskMeasure] = {
     "Isaac-Lift-Cube-Franka-v0": TaskMeasure("goal_distance_m", _lift_goal_distance, lambda d: d < 0.05),
     "Isaac-Open-Drawer-Franka-v0": TaskMeasure("drawer_opening_m", _drawer_opening, lambda opening: opening >= 0.2),
     "Isaac-Reorient-Cube-Shadow-Direct-v0": TaskMeasure(
-        "consecutive_successes", _consecutive_successes, lambda successes: successes >= 10
+        "consecutive_successes", _consecutive_successes, lambda successes: successes >= 10, termination_fails=False
     ),
 }
 """The tasks this script judges, and how."""
@@ -120,7 +123,9 @@ def main(argv: list[str] | None = None) -> None:
             value = measure.read(unwrapped).clone().float()
             steps += 1
     env.close()
-    succeeded = measure.succeeded(final) & ~terminated_at_end & finished
+    succeeded = measure.succeeded(final) & finished
+    if measure.termination_fails:
+        succeeded &= ~terminated_at_end
     print(f"{args.task}: {args.num_envs} envs, {steps} steps ({steps * unwrapped.step_dt:.1f} s)")
     print(
         f"{measure.name}_mean={final[finished].mean().item():.4f} success={int(succeeded.sum())}/{args.num_envs}"
