@@ -8,18 +8,17 @@ computes (``isaaclab.utils.images``), bit for bit, without torch ops or host rea
 - depth-like (``float32``): NaN and infinities replaced with 0 [m];
 - normals (``float32``): ``(n + 1) / 2``.
 
-The last ``K`` frames are kept as the camera wrote them (colour as ``uint8``, with each frame's channel means), in a
-ring of ``K`` slots whose newest slot a device counter names: :meth:`NewtonCameraFrameStack.push` writes one slot
-(every slot for an env reset since its last frame) and :meth:`NewtonCameraFrameStack.stacked` writes the normalized
-frames, oldest first, into a new float tensor in one pass. Nothing older is moved on a push, and the float
-observation is written once per step, where an env returns it (a stacked buffer shifted in place and then copied
-out for the caller writes it three times).
+The last ``K`` frames are kept as the camera wrote them (colour as ``uint8`` channel planes packed four pixels to a
+32-bit word, with each frame's channel means), in a ring of ``K`` slots whose newest slot a device counter names:
+:meth:`NewtonCameraFrameStack.push` writes one slot (every slot for an env reset since its last frame) and
+:meth:`NewtonCameraFrameStack.stacked` writes the normalized frames, oldest first, into a new float tensor in one
+pass. Nothing older is moved on a push, and the float observation is written once per step, where an env returns it
+(a stacked buffer shifted in place and then copied out for the caller writes it three times).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import torch
 import warp as wp
@@ -33,6 +32,9 @@ _COLOR_CHANNELS = {"rgb": 3, "albedo": 3, "rgba": 4, "semantic_segmentation": 4}
 
 _MEAN_BLOCK = 256
 """Threads that store and sum one colour image (one block per image, :func:`_store_color`)."""
+
+_PIXELS_PER_WORD = 4
+"""Pixels of one colour channel packed into a 32-bit ring word (one byte each)."""
 
 
 @wp.func
@@ -59,54 +61,77 @@ def _slots_written(head: wp.array(dtype=wp.int32), fresh: wp.array(dtype=wp.int3
     return newest, newest + 1
 
 
+@wp.func
+def _packed_channel(
+    images: wp.array2d(dtype=wp.uint8), b: int, g: int, c: int, pixel_stride: int, pixels: int
+) -> tuple[wp.uint32, wp.int32]:
+    """Channel ``c`` of pixels ``4g .. 4g + 3`` of image ``b`` packed into one word (pixel ``4g`` in the low byte;
+    pixels past the image are 0), and their sum."""
+    word = wp.uint32(0)
+    total = wp.int32(0)
+    for u in range(_PIXELS_PER_WORD):
+        p = g * _PIXELS_PER_WORD + u
+        if p < pixels:
+            value = images[b, p * pixel_stride + c]
+            total += wp.int32(value)
+            word = word | (wp.uint32(value) << wp.uint32(8 * u))
+    return word, total
+
+
+@wp.func
+def _store_word(
+    ring: wp.array2d(dtype=wp.uint32), first: int, last: int, num_envs: int, b: int, column: int, word: wp.uint32
+):
+    """Store ``word`` at ``column`` of env ``b``'s ring slots ``[first, last)``."""
+    for k in range(first, last):
+        ring[k * num_envs + b, column] = word
+
+
 @wp.kernel(enable_backward=False)
 def _store_color(
     images: wp.array2d(dtype=wp.uint8),
     pixel_stride: int,
+    pixels: int,
     head: wp.array(dtype=wp.int32),
     fresh: wp.array(dtype=wp.int32),
     count_255: float,
     reciprocal: int,
-    ring: wp.array2d(dtype=wp.uint8),
+    ring: wp.array2d(dtype=wp.uint32),
     means: wp.array2d(dtype=wp.float32),
 ):
-    """Copy colour image ``b`` into the newest ring slot (every slot if fresh) and store its channel means there.
+    """Pack colour image ``b`` into channel planes in the newest ring slot (every slot if fresh) with its channel means.
 
-    Rows are images: ``images[b, p * pixel_stride + c]`` is channel ``c`` of pixel ``p``, ``ring[row, p * C + c]``
-    its stored copy. One block per image: adjacent threads read adjacent pixels, and the integer channel sums meet in
-    a block reduction, so each mean is exact (the sum) and rounded once, with no atomics or zeroed buffer.
+    Rows are images: ``images[b, p * pixel_stride + c]`` is channel ``c`` of pixel ``p``; ``ring[row, c * G + g]``
+    holds channel ``c`` of pixels ``4g .. 4g + 3`` (``G`` words a plane), one word store for four pixels. One block
+    per image: adjacent threads read adjacent pixels, and the integer channel sums meet in a block reduction, so each
+    mean is exact (the sum) and rounded once, with no atomics or zeroed buffer.
     """
     b, lane = wp.tid()
     num_envs = images.shape[0]
     frames = ring.shape[0] // num_envs
     channels = means.shape[1]
+    groups = ring.shape[1] // channels
     first, last = _slots_written(head, fresh, b, frames)
     r = wp.int32(0)
-    g = wp.int32(0)
+    gr = wp.int32(0)
     bl = wp.int32(0)
     a = wp.int32(0)
-    for p in range(lane, ring.shape[1] // channels, wp.block_dim()):
-        src = p * pixel_stride
-        pr = images[b, src]
-        pg = images[b, src + 1]
-        pb = images[b, src + 2]
-        pa = wp.uint8(0)
-        r += wp.int32(pr)
-        g += wp.int32(pg)
-        bl += wp.int32(pb)
+    for g in range(lane, groups, wp.block_dim()):
+        word, total = _packed_channel(images, b, g, 0, pixel_stride, pixels)
+        _store_word(ring, first, last, num_envs, b, g, word)
+        r += total
+        word, total = _packed_channel(images, b, g, 1, pixel_stride, pixels)
+        _store_word(ring, first, last, num_envs, b, groups + g, word)
+        gr += total
+        word, total = _packed_channel(images, b, g, 2, pixel_stride, pixels)
+        _store_word(ring, first, last, num_envs, b, 2 * groups + g, word)
+        bl += total
         if channels == 4:
-            pa = images[b, src + 3]
-            a += wp.int32(pa)
-        dst = p * channels
-        for k in range(first, last):
-            row = k * num_envs + b
-            ring[row, dst] = pr
-            ring[row, dst + 1] = pg
-            ring[row, dst + 2] = pb
-            if channels == 4:
-                ring[row, dst + 3] = pa
+            word, total = _packed_channel(images, b, g, 3, pixel_stride, pixels)
+            _store_word(ring, first, last, num_envs, b, 3 * groups + g, word)
+            a += total
     r_sum = wp.tile_sum(wp.tile(r))
-    g_sum = wp.tile_sum(wp.tile(g))
+    g_sum = wp.tile_sum(wp.tile(gr))
     b_sum = wp.tile_sum(wp.tile(bl))
     a_sum = wp.tile_sum(wp.tile(a))
     if lane == 0:
@@ -176,18 +201,71 @@ def _ring_row(head: wp.array(dtype=wp.int32), k: int, frames: int, num_envs: int
     return ((head[0] + 1 + k) % frames) * num_envs + b
 
 
+@wp.func
+def _unpacked(word: wp.uint32, u: int, mean: float) -> float:
+    """Pixel ``u`` (byte ``u``) of a packed word normalized: ``value / 255 - mean``."""
+    return float((word >> wp.uint32(8 * u)) & wp.uint32(0xFF)) / 255.0 - mean
+
+
 @wp.kernel(enable_backward=False)
-def _stack(
-    ring: wp.array2d(dtype=Any),
+def _stack_color(
+    ring: wp.array2d(dtype=wp.uint32),
     means: wp.array2d(dtype=wp.float32),
     head: wp.array(dtype=wp.int32),
-    color: int,
+    pixels: int,
+    channel_first: int,
+    out: wp.array2d(dtype=wp.float32),
+    out_vec: wp.array2d(dtype=wp.vec4),
+):
+    """Pixels ``4g .. 4g + 3`` of env ``b``'s stored colour frames, oldest first, into row ``b`` of the stack as
+    ``value / 255 - mean[row, c]`` of their frame: one word load per frame and channel.
+
+    Thread ``b * G + g`` of ``G`` words a plane. Stacked channel ``s`` of pixel ``p`` is ``out[b, s * pixels + p]``
+    channel first, else ``out[b, p * K * C + s]``. Where ``out_vec`` is given (channel first, four pixels a row
+    apart by a multiple of 16 bytes) the four values go out as one 16-byte store, ``out_vec[b, (s * pixels) / 4 + g]``.
+    """
+    i = wp.tid()
+    num_envs = out.shape[0]
+    frames = ring.shape[0] // num_envs
+    channels = means.shape[1]
+    groups = ring.shape[1] // channels
+    b = i // groups
+    g = i - b * groups
+    stacked = frames * channels
+    for k in range(frames):
+        row = _ring_row(head, k, frames, num_envs, b)
+        for c in range(channels):
+            word = ring[row, c * groups + g]
+            mean = means[row, c]
+            s = k * channels + c
+            if out_vec.shape[0] > 0:
+                out_vec[b, s * groups + g] = wp.vec4(
+                    _unpacked(word, 0, mean),
+                    _unpacked(word, 1, mean),
+                    _unpacked(word, 2, mean),
+                    _unpacked(word, 3, mean),
+                )
+            else:
+                for u in range(_PIXELS_PER_WORD):
+                    p = g * _PIXELS_PER_WORD + u
+                    if p < pixels:
+                        if channel_first != 0:
+                            out[b, s * pixels + p] = _unpacked(word, u, mean)
+                        else:
+                            out[b, p * stacked + s] = _unpacked(word, u, mean)
+
+
+@wp.kernel(enable_backward=False)
+def _stack_float(
+    ring: wp.array2d(dtype=wp.float32),
+    channels: int,
+    head: wp.array(dtype=wp.int32),
     channel_first: int,
     threads: int,
     out: wp.array2d(dtype=wp.float32),
 ):
-    """Pixels ``t, t + T, ...`` of env ``b``'s stored frames, oldest first, into row ``b`` of the stack: colour as
-    ``value / 255 - mean[row, c]`` of its frame, depth-like and normals as stored (normalized by the push).
+    """Pixels ``t, t + T, ...`` of env ``b``'s stored depth-like or normals frames (normalized by the push), oldest
+    first, into row ``b`` of the stack.
 
     Thread ``b * T + t`` of ``T`` = ``threads`` per image handles :data:`~.pixel_threads.PIXELS_PER_THREAD` pixels.
     Stacked channel ``s`` of pixel ``p`` is ``out[b, s * pixels + p]`` channel first, else ``out[b, p * K * C + s]``.
@@ -197,7 +275,6 @@ def _stack(
     t = i - b * threads
     num_envs = out.shape[0]
     frames = ring.shape[0] // num_envs
-    channels = means.shape[1]
     pixels = ring.shape[1] // channels
     stacked = frames * channels
     for k in range(frames):
@@ -207,21 +284,15 @@ def _stack(
             for u in range(PIXELS_PER_THREAD):
                 p = t + u * threads
                 if p < pixels:
-                    values[u] = float(ring[row, p * channels + c])
-            mean = wp.float32(0.0)
-            if color != 0:
-                mean = means[row, c]
+                    values[u] = ring[row, p * channels + c]
             s = k * channels + c
             for u in range(PIXELS_PER_THREAD):
                 p = t + u * threads
                 if p < pixels:
-                    value = values[u]
-                    if color != 0:
-                        value = value / 255.0 - mean
                     if channel_first != 0:
-                        out[b, s * pixels + p] = value
+                        out[b, s * pixels + p] = values[u]
                     else:
-                        out[b, p * stacked + s] = value
+                        out[b, p * stacked + s] = values[u]
 
 
 class NewtonCameraFrameStack:
@@ -278,20 +349,27 @@ class NewtonCameraFrameStack:
         stacked = frames * channels
         self.shape = (num_envs, stacked, height, width) if channel_first else (num_envs, height, width, stacked)
         """Shape of :meth:`stacked`'s tensors."""
-        dtype = torch.uint8 if self._mode == _COLOR else torch.float32
-        # slot k of env b at row k * num_envs + b (Warp arrays have at most four dimensions)
-        self._ring = torch.zeros((frames * num_envs, height, width, channels), dtype=dtype, device=self.device)
-        self._means = torch.zeros((frames * num_envs, channels), dtype=torch.float32, device=self.device)
         self._num_envs = num_envs
+        self._height, self._width = height, width
+        self._pixels = height * width
+        # slot k of env b at row k * num_envs + b: colour as channel planes of packed words (``c * G + g``), else
+        # pixels with adjacent channels (``p * C + c``)
+        if self._mode == _COLOR:
+            self._groups = (self._pixels + _PIXELS_PER_WORD - 1) // _PIXELS_PER_WORD
+            self._ring = torch.zeros(
+                (frames * num_envs, channels * self._groups), dtype=torch.int32, device=self.device
+            )
+            self._wp_ring = wp.from_torch(self._ring, dtype=wp.uint32)
+        else:
+            self._ring = torch.zeros(
+                (frames * num_envs, self._pixels * channels), dtype=torch.float32, device=self.device
+            )
+            self._wp_ring = wp.from_torch(self._ring)
+        self._means = torch.zeros((frames * num_envs, channels), dtype=torch.float32, device=self.device)
         self._head = torch.zeros(1, dtype=torch.int32, device=self.device)
         self._fresh = torch.ones(num_envs, dtype=torch.int32, device=self.device)
-        self._count_255 = float(height * width) * 255.0
-        # the kernels index rows of flat images: ring slot row ``k * num_envs + b``, element ``p * C + c``
-        self._wp_ring = wp.from_torch(
-            self._ring.view(frames * num_envs, height * width * channels),
-            dtype=wp.uint8 if self._mode == _COLOR else wp.float32,
-        )
-        self._threads = thread_count(height * width)
+        self._count_255 = float(self._pixels) * 255.0
+        self._threads = thread_count(self._pixels)
         self._wp_means = wp.from_torch(self._means)
         self._wp_head = wp.from_torch(self._head)
         self._wp_fresh = wp.from_torch(self._fresh)
@@ -321,7 +399,7 @@ class NewtonCameraFrameStack:
             ValueError: If the images' shape or dtype does not match the stack's, or their pixels are not evenly
                 spaced in memory.
         """
-        n, h, w = self._num_envs, *self._ring.shape[1:3]
+        n, h, w = self._num_envs, self._height, self._width
         dtype = torch.uint8 if self._mode == _COLOR else torch.float32
         if images.dim() != 4 or tuple(images.shape[:3]) != (n, h, w) or images.dtype != dtype:
             raise ValueError(
@@ -339,7 +417,7 @@ class NewtonCameraFrameStack:
             wp.launch_tiled(
                 _store_color,
                 dim=n,
-                inputs=[rows, pixel_stride, self._wp_head, self._wp_fresh, self._count_255, reciprocal],
+                inputs=[rows, pixel_stride, self._pixels, self._wp_head, self._wp_fresh, self._count_255, reciprocal],
                 outputs=[self._wp_ring, self._wp_means],
                 block_dim=_MEAN_BLOCK,
                 device=self.device,
@@ -371,19 +449,37 @@ class NewtonCameraFrameStack:
         elif (
             tuple(out.shape) != self.shape
             or out.dtype != torch.float32
-            or out.device != self._ring.device
+            or out.device != self._means.device
             or not out.is_contiguous()
         ):
             raise ValueError(
                 f"NewtonCameraFrameStack ({self.data_type}): out must be a contiguous float32 tensor of shape"
-                f" {self.shape} on {self._ring.device}, got {out.dtype} {tuple(out.shape)} on {out.device}"
+                f" {self.shape} on {self._means.device}, got {out.dtype} {tuple(out.shape)} on {out.device}"
                 f"{'' if out.is_contiguous() else ' (not contiguous)'}."
             )
-        color = 1 if self._mode == _COLOR else 0
-        inputs = [self._wp_ring, self._wp_means, self._wp_head, color, 1 if self.channel_first else 0, self._threads]
         rows = wp.from_torch(out.view(self._num_envs, -1))
-        wp.launch(_stack, dim=self._num_envs * self._threads, inputs=inputs, outputs=[rows], device=self.device)
+        channel_first = 1 if self.channel_first else 0
+        if self._mode == _COLOR:
+            inputs = [self._wp_ring, self._wp_means, self._wp_head, self._pixels, channel_first]
+            outputs = [rows, _vector_rows(out, self._pixels) if self.channel_first else None]
+            wp.launch(
+                _stack_color, dim=self._num_envs * self._groups, inputs=inputs, outputs=outputs, device=self.device
+            )
+        else:
+            inputs = [self._wp_ring, self.channels, self._wp_head, channel_first, self._threads]
+            wp.launch(
+                _stack_float, dim=self._num_envs * self._threads, inputs=inputs, outputs=[rows], device=self.device
+            )
         return out
+
+
+def _vector_rows(out: torch.Tensor, pixels: int) -> wp.array | None:
+    """A contiguous channel-first stack's rows as 16-byte vectors of four pixels, or ``None`` where a plane's pixels
+    are not a multiple of four or the buffer is not 16-byte aligned (the colour stack then stores one float at a
+    time)."""
+    if pixels % _PIXELS_PER_WORD != 0 or out.data_ptr() % 16 != 0:
+        return None
+    return wp.from_torch(out.view(out.shape[0], -1, 4), dtype=wp.vec4)
 
 
 def _image_rows(images: torch.Tensor, channels: int) -> tuple[wp.array, int]:

@@ -15,13 +15,13 @@ from isaaclab_newton.renderers.frame_stack import NewtonCameraFrameStack
 NUM_ENVS, HEIGHT, WIDTH = 3, 5, 7
 
 
-def _frames(data_type: str, count: int) -> list[torch.Tensor]:
+def _frames(data_type: str, count: int, height: int = HEIGHT, width: int = WIDTH) -> list[torch.Tensor]:
     """``count`` random camera outputs of ``data_type`` as the renderer writes them (colour: RGBA uint8)."""
     generator = torch.Generator().manual_seed(7)
     frames = []
     for _ in range(count):
         if data_type in ("rgb", "albedo", "rgba", "semantic_segmentation"):
-            image = torch.randint(0, 256, (NUM_ENVS, HEIGHT, WIDTH, 4), generator=generator, dtype=torch.uint8)
+            image = torch.randint(0, 256, (NUM_ENVS, height, width, 4), generator=generator, dtype=torch.uint8)
         elif data_type == "normals":
             image = torch.rand((NUM_ENVS, HEIGHT, WIDTH, 3), generator=generator) * 2.0 - 1.0
         else:
@@ -56,6 +56,18 @@ def test_matches_isaaclab_frame_stack_bit_for_bit(data_type, frames):
         got = ours.stacked()
         assert got.shape == expected.shape
         assert torch.equal(got, expected), f"step {step}: max diff {(got - expected).abs().max().item()}"
+
+
+@pytest.mark.parametrize("data_type", ["rgb", "rgba"])
+def test_colour_planes_of_whole_words_match_isaaclab(data_type):
+    """With a multiple of four pixels (the stack's 16-byte stores) colour still equals upstream's stack exactly."""
+    height, width = 4, 6
+    upstream = CameraFrameStack(NUM_ENVS, TEST_DEVICE, 2, channel_first=True)
+    normalize = functools.partial(normalize_camera_image, data_type=data_type)
+    ours = NewtonCameraFrameStack(NUM_ENVS, height, width, data_type, TEST_DEVICE, frames=2)
+    for image in _frames(data_type, 3, height, width):
+        ours.push(_camera_view(data_type, image))
+        assert torch.equal(ours.stacked(), upstream(_camera_view(data_type, image), normalize))
 
 
 def test_channel_last_layout_matches_isaaclab():
