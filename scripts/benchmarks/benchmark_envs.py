@@ -7,7 +7,9 @@ For each task (``--tasks``, default: all registered by ``isaaclab_contrib.tasks`
   kernel compilation and the substep graph's capture, which happen on first use) and its second one
   (``second_step_s``: where whole env steps replay from a CUDA graph, that step is recorded and replayed),
 * times ``--steps`` ``env.step()`` calls with zero actions after ``--warmup`` untimed ones (``env_steps_per_s``,
-  environments x steps / s),
+  environments x steps / s); with ``--policy`` (one task) the actions come from an exported policy (``policy.pt``
+  of ``play.py``) applied to each step's ``policy`` observations, its inference included in the time: zero actions
+  leave a manipulation task's solver converging in one iteration, a policy that grasps makes it take several,
 * times the raw solver loop on the same model (``raw_physics_steps_per_s``, worlds x physics steps / s): the
   solver the manager builds (a second one, from the manager's ``_create_solver``: for the custom MuJoCo Warp + VBD
   manager that is the coupled substep with both solvers and its own collision pipeline), the same substeps,
@@ -32,6 +34,8 @@ Examples::
     ./isaaclab.sh -p scripts/benchmarks/benchmark_envs.py --device cpu --num_envs 16 64 --steps 20
     ./isaaclab.sh -p scripts/benchmarks/benchmark_envs.py --device cuda:0 --tasks Isaac-Ant-Direct-v0 \
         --num_envs 4096 --steps 2000 --viewer viser --out /tmp/envs_viser.json
+    ./isaaclab.sh -p scripts/benchmarks/benchmark_envs.py --device cuda:0 --tasks Isaac-Lift-Cube-Franka-v0 \
+        --num_envs 4096 --policy logs/rsl_rl/lift_cube_franka/<run>/exported/policy.pt
 """
 
 from __future__ import annotations
@@ -68,6 +72,8 @@ class Result:
     env_graph: bool = False
     env_step_graph: bool = False
     raw_graph: bool = False
+    actions: str = "zero"
+    """``zero``, or the TorchScript policy file whose actions drove the timed steps."""
     viewer: str = "none"
     viewer_frames: int | None = None
     viewer_draw_share: float | None = None
@@ -95,28 +101,39 @@ def time_env(task: str, num_envs: int, args: argparse.Namespace, result: Result)
     env = make_env(
         task, cfg=cfg, num_envs=num_envs, device=args.device, seed=args.seed, viewer=viewer, verbose=args.verbose
     )
-    env.reset()
+    obs, _ = env.reset()
     _sync(args.device)
     result.setup_s = time.perf_counter() - start
     unwrapped = env.unwrapped
-    actions = torch.zeros((unwrapped.num_envs, *unwrapped.single_action_space.shape), device=unwrapped.device)
-    start = time.perf_counter()
-    env.step(actions)
-    _sync(args.device)
-    result.first_step_s = time.perf_counter() - start
-    start = time.perf_counter()
-    env.step(actions)
-    _sync(args.device)
-    result.second_step_s = time.perf_counter() - start
-    for _ in range(args.warmup):
-        env.step(actions)
-    _sync(args.device)
-    budget = getattr(env, "budget", None)  # the live viewer's frame budget (--viewer)
-    frames, drawing = (budget.drawn, budget.draw_time) if budget is not None else (0, 0.0)
-    start = time.perf_counter()
-    for _ in range(args.steps):
-        env.step(actions)
-    _sync(args.device)
+    zeros = torch.zeros((unwrapped.num_envs, *unwrapped.single_action_space.shape), device=unwrapped.device)
+    policy = None
+    if args.policy is not None:
+        policy = torch.jit.load(str(args.policy), map_location=unwrapped.device)
+        result.actions = str(args.policy)
+
+    def step() -> None:
+        nonlocal obs
+        obs = env.step(zeros if policy is None else policy(obs["policy"]))[0]
+
+    # the policy's inference as rsl-rl runs it (zero actions: as before, no autograd mode)
+    with torch.inference_mode(policy is not None):
+        start = time.perf_counter()
+        step()
+        _sync(args.device)
+        result.first_step_s = time.perf_counter() - start
+        start = time.perf_counter()
+        step()
+        _sync(args.device)
+        result.second_step_s = time.perf_counter() - start
+        for _ in range(args.warmup):
+            step()
+        _sync(args.device)
+        budget = getattr(env, "budget", None)  # the live viewer's frame budget (--viewer)
+        frames, drawing = (budget.drawn, budget.draw_time) if budget is not None else (0, 0.0)
+        start = time.perf_counter()
+        for _ in range(args.steps):
+            step()
+        _sync(args.device)
     elapsed = time.perf_counter() - start
     result.env_steps_per_s = num_envs * args.steps / elapsed
     if budget is not None:
@@ -241,6 +258,10 @@ def plot(results: list[Result], path: pathlib.Path, title: str) -> None:
     fig, axes = plt.subplots(1, len(tasks), figsize=(4.5 * len(tasks), 4.0), squeeze=False)
     for ax, task in zip(axes[0], tasks, strict=True):
         rows = sorted((r for r in results if r.task == task and r.ratio is not None), key=lambda r: r.num_envs)
+        ax.set_title(task, fontsize=9)
+        if not rows:  # every count of this task failed: its status is in the table and the JSON
+            ax.text(0.5, 0.5, "no measurement", ha="center", va="center", transform=ax.transAxes)
+            continue
         envs = [r.num_envs for r in rows]
         ax.plot(envs, [r.env_steps_per_s for r in rows], "o-", label="env")
         ax.plot(envs, [r.raw_physics_steps_per_s / r.decimation for r in rows], "s--", label="physics ceiling")
@@ -248,7 +269,6 @@ def plot(results: list[Result], path: pathlib.Path, title: str) -> None:
             ax.annotate(f"{r.ratio:.2f}", (r.num_envs, r.env_steps_per_s), textcoords="offset points", xytext=(4, -12))
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
-        ax.set_title(task, fontsize=9)
         ax.set_xlabel("environments")
         ax.set_ylabel("env-steps/s")
         ax.grid(True, which="both", alpha=0.3)
@@ -271,6 +291,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--warmup", type=script_args.non_negative_int, default=None, help="Untimed steps (default 20 CUDA, 3 CPU)."
     )
     parser.add_argument("--no_graph", action="store_true", help="Time the raw loop eagerly.")
+    parser.add_argument(
+        "--policy",
+        type=script_args.existing_file,
+        default=None,
+        help="Exported TorchScript policy (play.py's policy.pt) whose actions drive the timed steps (one task).",
+    )
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("benchmark_envs.json"), help="JSON path.")
     parser.add_argument("--plot", type=pathlib.Path, default=None, help="PNG path (default: --out with .png).")
     parser.set_defaults(seed=0)
@@ -278,6 +304,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     from isaaclab_contrib.app.task_ids import our_task_ids
 
     cuda = args.device.startswith("cuda")
+    if args.policy is not None and (args.tasks is None or len(args.tasks) != 1):
+        parser.error("--policy drives one task: name it with --tasks TASK")
     args.tasks = args.tasks or list(our_task_ids())
     args.num_envs = args.num_envs or list(CUDA_COUNTS if cuda else CPU_COUNTS)
     args.steps = args.steps if args.steps is not None else (200 if cuda else 20)
@@ -291,7 +319,8 @@ def write_report(results: list[Result], args: argparse.Namespace, argv: list[str
     import warp as wp
 
     device_name = wp.get_device(args.device).name
-    header = f"device {args.device} ({device_name}), {args.steps} timed env steps, zero actions"
+    actions = "zero actions" if args.policy is None else f"actions of {args.policy}"
+    header = f"device {args.device} ({device_name}), {args.steps} timed env steps, {actions}"
     report = {
         "command": " ".join([pathlib.Path(sys.argv[0]).name, *(argv if argv is not None else sys.argv[1:])]),
         "device": args.device,
