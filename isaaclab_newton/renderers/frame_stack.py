@@ -62,20 +62,46 @@ def _slots_written(head: wp.array(dtype=wp.int32), fresh: wp.array(dtype=wp.int3
 
 
 @wp.func
-def _packed_channel(
-    images: wp.array2d(dtype=wp.uint8), b: int, g: int, c: int, pixel_stride: int, pixels: int
+def _pixel_word(
+    words: wp.array2d(dtype=wp.uint32),
+    images: wp.array2d(dtype=wp.uint8),
+    b: int,
+    p: int,
+    pixel_stride: int,
+    pixels: int,
+    channels: int,
+) -> wp.uint32:
+    """Pixel ``p`` of image ``b`` as one word, channel ``c`` in byte ``c`` (0 past the image): one 32-bit load where
+    ``words`` views the image as four-channel pixels, else one byte load per channel."""
+    if p >= pixels:
+        return wp.uint32(0)
+    if words.shape[0] > 0:
+        return words[b, p]
+    src = p * pixel_stride
+    word = wp.uint32(images[b, src]) | (wp.uint32(images[b, src + 1]) << wp.uint32(8))
+    word = word | (wp.uint32(images[b, src + 2]) << wp.uint32(16))
+    if channels == 4:
+        word = word | (wp.uint32(images[b, src + 3]) << wp.uint32(24))
+    return word
+
+
+@wp.func
+def _channel_byte(word: wp.uint32, c: int) -> wp.uint32:
+    """Byte ``c`` of ``word``."""
+    return (word >> wp.uint32(8 * c)) & wp.uint32(0xFF)
+
+
+@wp.func
+def _channel_plane_word(
+    q0: wp.uint32, q1: wp.uint32, q2: wp.uint32, q3: wp.uint32, c: int
 ) -> tuple[wp.uint32, wp.int32]:
-    """Channel ``c`` of pixels ``4g .. 4g + 3`` of image ``b`` packed into one word (pixel ``4g`` in the low byte;
-    pixels past the image are 0), and their sum."""
-    word = wp.uint32(0)
-    total = wp.int32(0)
-    for u in range(_PIXELS_PER_WORD):
-        p = g * _PIXELS_PER_WORD + u
-        if p < pixels:
-            value = images[b, p * pixel_stride + c]
-            total += wp.int32(value)
-            word = word | (wp.uint32(value) << wp.uint32(8 * u))
-    return word, total
+    """Channel ``c`` of four pixel words packed into one plane word (the first pixel in the low byte), and its sum."""
+    v0 = _channel_byte(q0, c)
+    v1 = _channel_byte(q1, c)
+    v2 = _channel_byte(q2, c)
+    v3 = _channel_byte(q3, c)
+    word = v0 | (v1 << wp.uint32(8)) | (v2 << wp.uint32(16)) | (v3 << wp.uint32(24))
+    return word, wp.int32(v0) + wp.int32(v1) + wp.int32(v2) + wp.int32(v3)
 
 
 @wp.func
@@ -90,6 +116,7 @@ def _store_word(
 @wp.kernel(enable_backward=False)
 def _store_color(
     images: wp.array2d(dtype=wp.uint8),
+    words: wp.array2d(dtype=wp.uint32),
     pixel_stride: int,
     pixels: int,
     head: wp.array(dtype=wp.int32),
@@ -101,10 +128,11 @@ def _store_color(
 ):
     """Pack colour image ``b`` into channel planes in the newest ring slot (every slot if fresh) with its channel means.
 
-    Rows are images: ``images[b, p * pixel_stride + c]`` is channel ``c`` of pixel ``p``; ``ring[row, c * G + g]``
-    holds channel ``c`` of pixels ``4g .. 4g + 3`` (``G`` words a plane), one word store for four pixels. One block
-    per image: adjacent threads read adjacent pixels, and the integer channel sums meet in a block reduction, so each
-    mean is exact (the sum) and rounded once, with no atomics or zeroed buffer.
+    Rows are images: ``images[b, p * pixel_stride + c]`` is channel ``c`` of pixel ``p`` (``words[b, p]`` all four
+    channels of it, where given); ``ring[row, c * G + g]`` holds channel ``c`` of pixels ``4g .. 4g + 3`` (``G`` words
+    a plane). A thread loads its four pixels before it stores their planes, one word store each. One block per image:
+    adjacent threads read adjacent pixels, and the integer channel sums meet in a block reduction, so each mean is
+    exact (the sum) and rounded once, with no atomics or zeroed buffer.
     """
     b, lane = wp.tid()
     num_envs = images.shape[0]
@@ -117,17 +145,22 @@ def _store_color(
     bl = wp.int32(0)
     a = wp.int32(0)
     for g in range(lane, groups, wp.block_dim()):
-        word, total = _packed_channel(images, b, g, 0, pixel_stride, pixels)
+        p = g * _PIXELS_PER_WORD
+        q0 = _pixel_word(words, images, b, p, pixel_stride, pixels, channels)
+        q1 = _pixel_word(words, images, b, p + 1, pixel_stride, pixels, channels)
+        q2 = _pixel_word(words, images, b, p + 2, pixel_stride, pixels, channels)
+        q3 = _pixel_word(words, images, b, p + 3, pixel_stride, pixels, channels)
+        word, total = _channel_plane_word(q0, q1, q2, q3, 0)
         _store_word(ring, first, last, num_envs, b, g, word)
         r += total
-        word, total = _packed_channel(images, b, g, 1, pixel_stride, pixels)
+        word, total = _channel_plane_word(q0, q1, q2, q3, 1)
         _store_word(ring, first, last, num_envs, b, groups + g, word)
         gr += total
-        word, total = _packed_channel(images, b, g, 2, pixel_stride, pixels)
+        word, total = _channel_plane_word(q0, q1, q2, q3, 2)
         _store_word(ring, first, last, num_envs, b, 2 * groups + g, word)
         bl += total
         if channels == 4:
-            word, total = _packed_channel(images, b, g, 3, pixel_stride, pixels)
+            word, total = _channel_plane_word(q0, q1, q2, q3, 3)
             _store_word(ring, first, last, num_envs, b, 3 * groups + g, word)
             a += total
     r_sum = wp.tile_sum(wp.tile(r))
@@ -417,7 +450,16 @@ class NewtonCameraFrameStack:
             wp.launch_tiled(
                 _store_color,
                 dim=n,
-                inputs=[rows, pixel_stride, self._pixels, self._wp_head, self._wp_fresh, self._count_255, reciprocal],
+                inputs=[
+                    rows,
+                    _pixel_words(images),
+                    pixel_stride,
+                    self._pixels,
+                    self._wp_head,
+                    self._wp_fresh,
+                    self._count_255,
+                    reciprocal,
+                ],
                 outputs=[self._wp_ring, self._wp_means],
                 block_dim=_MEAN_BLOCK,
                 device=self.device,
@@ -471,6 +513,22 @@ class NewtonCameraFrameStack:
                 _stack_float, dim=self._num_envs * self._threads, inputs=inputs, outputs=[rows], device=self.device
             )
         return out
+
+
+def _pixel_words(images: torch.Tensor) -> wp.array | None:
+    """Colour images (N, H, W, C) whose pixels are four bytes apart from a 4-byte aligned start (RGBA, or its RGB
+    channels) as N rows of 32-bit pixel words, or ``None`` (the store then loads each channel's byte)."""
+    n, h, w, _ = images.shape
+    if images.stride()[:3] != (h * w * 4, w * 4, 4) or images.data_ptr() % 4 != 0:
+        return None
+    return wp.array(
+        ptr=images.data_ptr(),
+        dtype=wp.uint32,
+        shape=(n, h * w),
+        strides=(h * w * 4, 4),
+        device=str(images.device),
+        copy=False,
+    )
 
 
 def _vector_rows(out: torch.Tensor, pixels: int) -> wp.array | None:

@@ -70,6 +70,17 @@ def test_colour_planes_of_whole_words_match_isaaclab(data_type):
         assert torch.equal(ours.stacked(), upstream(_camera_view(data_type, image), normalize))
 
 
+def test_contiguous_rgb_images_match_isaaclab():
+    """Three-byte RGB pixels (no alpha between them: read a byte per channel) stack as upstream's stack does."""
+    upstream = CameraFrameStack(NUM_ENVS, TEST_DEVICE, 2, channel_first=True)
+    normalize = functools.partial(normalize_camera_image, data_type="rgb")
+    ours = NewtonCameraFrameStack(NUM_ENVS, HEIGHT, WIDTH, "rgb", TEST_DEVICE, frames=2)
+    for image in _frames("rgb", 3):
+        rgb = image[..., :3].contiguous()
+        ours.push(rgb)
+        assert torch.equal(ours.stacked(), upstream(rgb, normalize))
+
+
 def test_channel_last_layout_matches_isaaclab():
     """With channel_first=False the stack is laid out (N, H, W, K * C) like upstream's channel-last stack."""
     upstream = CameraFrameStack(NUM_ENVS, TEST_DEVICE, 2, channel_first=False)
