@@ -240,6 +240,35 @@ def _unpacked(word: wp.uint32, u: int, mean: float) -> float:
     return float((word >> wp.uint32(8 * u)) & wp.uint32(0xFF)) / 255.0 - mean
 
 
+@wp.func
+def _store_plane_word(
+    out: wp.array2d(dtype=wp.float32),
+    out_vec: wp.array2d(dtype=wp.vec4),
+    b: int,
+    g: int,
+    s: int,
+    pixels: int,
+    stacked: int,
+    channel_first: int,
+    word: wp.uint32,
+    mean: float,
+):
+    """Pixels ``4g .. 4g + 3`` of one plane word, normalized, at stacked channel ``s`` of row ``b``: one 16-byte store
+    into ``out_vec`` where given, else a store per pixel into ``out`` (channel first or last)."""
+    if out_vec.shape[0] > 0:
+        out_vec[b, s * (pixels // _PIXELS_PER_WORD) + g] = wp.vec4(
+            _unpacked(word, 0, mean), _unpacked(word, 1, mean), _unpacked(word, 2, mean), _unpacked(word, 3, mean)
+        )
+    else:
+        for u in range(_PIXELS_PER_WORD):
+            p = g * _PIXELS_PER_WORD + u
+            if p < pixels:
+                if channel_first != 0:
+                    out[b, s * pixels + p] = _unpacked(word, u, mean)
+                else:
+                    out[b, p * stacked + s] = _unpacked(word, u, mean)
+
+
 @wp.kernel(enable_backward=False)
 def _stack_color(
     ring: wp.array2d(dtype=wp.uint32),
@@ -251,7 +280,7 @@ def _stack_color(
     out_vec: wp.array2d(dtype=wp.vec4),
 ):
     """Pixels ``4g .. 4g + 3`` of env ``b``'s stored colour frames, oldest first, into row ``b`` of the stack as
-    ``value / 255 - mean[row, c]`` of their frame: one word load per frame and channel.
+    ``value / 255 - mean[row, c]`` of their frame: a frame's channel words are loaded before any of them is stored.
 
     Thread ``b * G + g`` of ``G`` words a plane. Stacked channel ``s`` of pixel ``p`` is ``out[b, s * pixels + p]``
     channel first, else ``out[b, p * K * C + s]``. Where ``out_vec`` is given (channel first, four pixels a row
@@ -267,25 +296,18 @@ def _stack_color(
     stacked = frames * channels
     for k in range(frames):
         row = _ring_row(head, k, frames, num_envs, b)
-        for c in range(channels):
-            word = ring[row, c * groups + g]
-            mean = means[row, c]
-            s = k * channels + c
-            if out_vec.shape[0] > 0:
-                out_vec[b, s * groups + g] = wp.vec4(
-                    _unpacked(word, 0, mean),
-                    _unpacked(word, 1, mean),
-                    _unpacked(word, 2, mean),
-                    _unpacked(word, 3, mean),
-                )
-            else:
-                for u in range(_PIXELS_PER_WORD):
-                    p = g * _PIXELS_PER_WORD + u
-                    if p < pixels:
-                        if channel_first != 0:
-                            out[b, s * pixels + p] = _unpacked(word, u, mean)
-                        else:
-                            out[b, p * stacked + s] = _unpacked(word, u, mean)
+        w0 = ring[row, g]
+        w1 = ring[row, groups + g]
+        w2 = ring[row, 2 * groups + g]
+        w3 = wp.uint32(0)
+        if channels == 4:
+            w3 = ring[row, 3 * groups + g]
+        s = k * channels
+        _store_plane_word(out, out_vec, b, g, s, pixels, stacked, channel_first, w0, means[row, 0])
+        _store_plane_word(out, out_vec, b, g, s + 1, pixels, stacked, channel_first, w1, means[row, 1])
+        _store_plane_word(out, out_vec, b, g, s + 2, pixels, stacked, channel_first, w2, means[row, 2])
+        if channels == 4:
+            _store_plane_word(out, out_vec, b, g, s + 3, pixels, stacked, channel_first, w3, means[row, 3])
 
 
 @wp.kernel(enable_backward=False)
