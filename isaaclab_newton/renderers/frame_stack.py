@@ -237,7 +237,7 @@ def _ring_row(head: wp.array(dtype=wp.int32), k: int, frames: int, num_envs: int
 @wp.func
 def _unpacked(word: wp.uint32, u: int, mean: float) -> float:
     """Pixel ``u`` (byte ``u``) of a packed word normalized: ``value / 255 - mean``."""
-    return float((word >> wp.uint32(8 * u)) & wp.uint32(0xFF)) / 255.0 - mean
+    return float(_channel_byte(word, u)) / 255.0 - mean
 
 
 @wp.func
