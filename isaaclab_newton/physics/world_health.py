@@ -133,6 +133,7 @@ def _transform_finite(t: wp.transform) -> bool:
 
 @wp.func
 def _twist_ok(v: wp.spatial_vector, speed_limit: float) -> bool:
+    """Whether twist ``v`` is finite with linear [m/s] and angular [rad/s] speeds within ``speed_limit``."""
     linear = wp.length(wp.spatial_top(v))
     angular = wp.length(wp.spatial_bottom(v))
     return wp.isfinite(v) and linear <= speed_limit and angular <= speed_limit

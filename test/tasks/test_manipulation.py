@@ -232,3 +232,23 @@ def test_ik_reach_converges():
         assert error < 0.005, f"IK reach ended {error * 1000:.1f} mm from its target"
     finally:
         env.close()
+
+
+def test_one_body_of_an_unnamed_multi_body_asset_is_refused():
+    """A cfg naming no body of a many-body asset is refused with the fix, not read as body 0."""
+    from isaaclab.managers import SceneEntityCfg
+
+    from isaaclab_contrib.tasks.manipulation.mdp import one_body
+
+    with pytest.raises(ValueError, match=r"'robot' has 3 bodies and the cfg names none.*body_names="):
+        one_body(torch.zeros((2, 3, 3), device=TEST_DEVICE), SceneEntityCfg("robot"))
+
+
+def test_one_body_of_an_unnamed_one_body_asset_is_that_body():
+    """A cfg naming no body of a one-body asset (a rigid object) selects that body's rows."""
+    from isaaclab.managers import SceneEntityCfg
+
+    from isaaclab_contrib.tasks.manipulation.mdp import one_body
+
+    values = torch.arange(6.0, device=TEST_DEVICE).reshape(2, 1, 3)
+    assert torch.equal(one_body(values, SceneEntityCfg("object")), values[:, 0])

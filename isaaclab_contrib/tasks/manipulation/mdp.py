@@ -23,13 +23,19 @@ def one_body(values: torch.Tensor, cfg: SceneEntityCfg) -> torch.Tensor:
     """The rows (N, ...) of ``cfg``'s one body in per-body ``values`` (N, B, ...).
 
     ``cfg.body_ids`` is what :meth:`SceneEntityCfg.resolve` made of ``body_names`` (a list), a device tensor once the
-    env's managers finalized it, or ``slice(None)`` where the cfg names no body (then the asset's first body).
+    env's managers finalized it, or ``slice(None)`` where the cfg names no body (allowed for a one-body asset such as
+    a rigid object).
 
     Raises:
-        ValueError: If ``cfg`` selects more than one body.
+        ValueError: If ``cfg`` selects more than one body, or names none of an asset with several.
     """
     ids = [cfg.body_ids] if isinstance(cfg.body_ids, int) else cfg.body_ids
     if isinstance(ids, slice):
+        if values.shape[1] != 1:
+            raise ValueError(
+                f"'{cfg.name}' has {values.shape[1]} bodies and the cfg names none; this term takes one: set"
+                f" SceneEntityCfg('{cfg.name}', body_names=...)."
+            )
         return values[:, 0]
     if len(ids) != 1:
         raise ValueError(f"'{cfg.name}' selects {len(ids)} bodies ({cfg.body_names}); this term takes one: name it.")
