@@ -196,4 +196,4 @@ class LiftCubeFrankaEnvCfg(ManagerBasedRLEnvCfg):
         self.episode_length_s = 5.0
         self.sim.dt = 0.01
         self.sim.render_interval = self.decimation
-        self.sim.physics = grasp_physics(num_substeps=4)
+        self.sim.physics = grasp_physics(num_substeps=3)

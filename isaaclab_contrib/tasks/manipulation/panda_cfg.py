@@ -13,7 +13,7 @@ from isaaclab.assets import ArticulationCfg
 
 from isaaclab_newton.sim import MjcfFileCfg
 
-from .panda_asset import ensure_panda_gravcomp_mjcf
+from .panda_asset import ensure_panda_grasp_mjcf
 
 PANDA_ARM_JOINTS = "robot:panda0_joint.*"
 """The seven arm joints."""
@@ -44,7 +44,7 @@ PANDA_HOME = {
 
 PANDA_CFG = ArticulationCfg(
     prim_path="{ENV_REGEX_NS}/Robot",
-    spawn=MjcfFileCfg(asset_path=ensure_panda_gravcomp_mjcf(), floating=False),
+    spawn=MjcfFileCfg(asset_path=ensure_panda_grasp_mjcf(), floating=False),
     init_state=ArticulationCfg.InitialStateCfg(joint_pos=PANDA_HOME),
     actuators={
         "shoulder": ImplicitActuatorCfg(
