@@ -11,7 +11,8 @@
   stay, rolling friction (coefficient 1e-4 m) goes, and with it two of the six constraint rows of every finger
   contact under elliptic cones. A scripted grasp of the lift's cube (8 envs, CPU) slips, rises and holds exactly as
   with condim 6 while the solver sees a third fewer rows per world (44 instead of 65 on average while holding);
-  condim 3 (no torsional friction) lets a squeezed cube turn out of the grasp.
+  without torsional friction (condim 3) 2 of 8 nominal cubes slipped below the 10 cm lift at 5 ms substeps, where
+  condim 4 held all 8.
 """
 
 from __future__ import annotations
