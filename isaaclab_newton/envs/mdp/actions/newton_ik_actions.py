@@ -30,9 +30,9 @@ class NewtonInverseKinematicsAction(ActionTerm):
     builds one IK problem per environment. :meth:`process_actions` turns each pose objective's slice of the
     action (scaled and offset) into a target in the root frame: relative commands move the frame's current pose
     (position delta, then the axis-angle delta applied on the left, as Isaac Lab's differential IK does), absolute
-    commands replace it. :meth:`apply_actions` seeds the IK with the measured joint positions, runs the solver
-    and writes the solution of the selected joints as position targets. Joints outside ``joint_names`` keep their
-    measured positions in the IK (``optimizer="lm"``).
+    commands replace it; it then seeds the IK with the measured joint positions and solves it, once per env step.
+    :meth:`apply_actions` writes that solution of the selected joints as position targets on every physics step of
+    the env step. Joints outside ``joint_names`` keep their measured positions in the IK (``optimizer="lm"``).
 
     Raises:
         ValueError: If a field cannot be honoured: no pose objective, a body name that matches not exactly one
@@ -128,7 +128,11 @@ class NewtonInverseKinematicsAction(ActionTerm):
         return self._solver
 
     def process_actions(self, actions: torch.Tensor) -> None:
-        """Scale the actions and set each pose objective's target in the root frame.
+        """Scale the actions, set each pose objective's target in the root frame and solve the IK for the env step.
+
+        The IK runs once here, seeded with the measured joint positions, and not on each physics step of the env
+        step: the targets are poses, not velocities, so a solve converged from the step's first state already names
+        the joint positions the drives are to hold until the next action.
 
         Args:
             actions: Actions, shape (num_envs, action_dim).
@@ -150,12 +154,12 @@ class NewtonInverseKinematicsAction(ActionTerm):
                 pose.target_positions_torch[:] = command[:, :3]
                 if pose_cfg.command_type == "pose":
                     pose.target_rotations_torch[:] = math_utils.normalize(command[:, 3:7])
-
-    def apply_actions(self) -> None:
-        """Solve the IK from the measured joint positions and write the selected joints' position targets."""
         self._seed[:] = self._asset.data.joint_pos.torch
         self._solver.solve(self._seed_wp)
         torch.index_select(self._solution, 1, self._joint_ids_t, out=self._targets)
+
+    def apply_actions(self) -> None:
+        """Write the env step's IK solution of the selected joints as their position targets."""
         self._asset.actuators.target_command.set_position_index(value=self._targets, joint_ids=self._joint_ids_wp)
 
     def reset(self, env_ids: Sequence[int] | None = None) -> None:

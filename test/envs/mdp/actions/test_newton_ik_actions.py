@@ -202,3 +202,17 @@ def test_displaced_pose_matches_core_delta_pose_including_no_rotation():
     want_pos, want_quat = apply_delta_pose(pos, quat, delta)
     torch.testing.assert_close(got_pos, want_pos)
     torch.testing.assert_close(got_quat, want_quat, rtol=1e-6, atol=1e-6)
+
+
+def test_ik_is_solved_once_per_env_step(make_env):
+    """With decimation 2, one env step solves the IK once (in process_actions) and writes its targets twice."""
+    env = make_env()
+    env.reset()
+    term = env.action_manager.get_term("arm")
+    goal = torch.from_numpy(forward_kinematics(arm6_model(), ARM6_GOALS[:1], HAND)).repeat(2, 1).to(env.device)
+    solves, solve = [], term.solver.solve
+    term.solver.solve = lambda seed: solves.append(1) or solve(seed)
+    writes, apply = [], term.apply_actions
+    term.apply_actions = lambda: writes.append(1) or apply()
+    env.step(goal)
+    assert (len(solves), len(writes)) == (1, env.cfg.decimation) == (1, 2)
