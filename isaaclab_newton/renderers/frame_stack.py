@@ -240,6 +240,25 @@ def _unpacked(word: wp.uint32, u: int, mean: float) -> float:
     return float(_channel_byte(word, u)) / 255.0 - mean
 
 
+_STORE_FLOAT4 = """
+#if defined(__CUDA_ARCH__)
+    *reinterpret_cast<float4*>(wp::address(rows, b, j)) = make_float4(v0, v1, v2, v3);
+#else
+    *wp::address(rows, b, j) = wp::vec4(v0, v1, v2, v3);
+#endif
+"""
+
+
+@wp.func_native(_STORE_FLOAT4)
+def _store_float4(rows: wp.array2d(dtype=wp.vec4), b: int, j: int, v0: float, v1: float, v2: float, v3: float):
+    """``rows[b, j] = (v0, v1, v2, v3)`` in one 16-byte store on CUDA, where ``rows[b, j]`` must be 16-byte aligned.
+
+    Warp's ``vec4`` is aligned to 4 bytes, so assigning one to an array element compiles to four 4-byte stores
+    (``st.global.f32`` in the PTX); the cast to CUDA's ``float4`` gives ``st.global.v4.f32``.
+    """
+    ...
+
+
 @wp.func
 def _store_plane_word(
     out: wp.array2d(dtype=wp.float32),
@@ -256,8 +275,14 @@ def _store_plane_word(
     """Pixels ``4g .. 4g + 3`` of one plane word, normalized, at stacked channel ``s`` of row ``b``: one 16-byte store
     into ``out_vec`` where given, else a store per pixel into ``out`` (channel first or last)."""
     if out_vec.shape[0] > 0:
-        out_vec[b, s * (pixels // _PIXELS_PER_WORD) + g] = wp.vec4(
-            _unpacked(word, 0, mean), _unpacked(word, 1, mean), _unpacked(word, 2, mean), _unpacked(word, 3, mean)
+        _store_float4(
+            out_vec,
+            b,
+            s * (pixels // _PIXELS_PER_WORD) + g,
+            _unpacked(word, 0, mean),
+            _unpacked(word, 1, mean),
+            _unpacked(word, 2, mean),
+            _unpacked(word, 3, mean),
         )
     else:
         for u in range(_PIXELS_PER_WORD):

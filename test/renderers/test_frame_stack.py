@@ -169,3 +169,27 @@ def test_push_replays_from_a_cuda_graph():
         camera.copy_(image)
         wp.capture_launch(capture.graph)
         assert torch.equal(ours.stacked(), upstream(image[..., :3], normalize))
+
+
+def test_colour_stack_writes_four_pixels_in_one_16_byte_store(tmp_path):
+    """Compiled for sm_90 by Warp's NVRTC (no GPU needed), the colour stack's vector path stores four pixels with one
+    st.global.v4.f32 (a plain vec4 assignment compiles to four st.global.f32)."""
+    from warp._src import build
+
+    from isaaclab_newton.renderers import frame_stack
+
+    module = frame_stack._stack_color.module
+    options = {**module.options, "block_dim": module.options.get("block_dim", 256)}
+    source = module._run_codegen(options, is_cpu=False)[0]
+    (tmp_path / "stack.cu").write_text(source)
+    build.build_cuda(
+        str(tmp_path / "stack.cu"),
+        90,
+        str(tmp_path / "stack.ptx"),
+        pch_dir=str(tmp_path),
+        use_precompiled_headers=False,
+    )
+    ptx = (tmp_path / "stack.ptx").read_text()
+    kernel = ptx[ptx.index(".entry _stack_color") :]
+    kernel = kernel[: kernel.index("\n}\n")]
+    assert kernel.count("st.global.v4.f32") == 4  # one per colour channel slot (up to four)
