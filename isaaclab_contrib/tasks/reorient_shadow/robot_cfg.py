@@ -96,8 +96,14 @@ def cube_cfg() -> RigidObjectCfg:
 
 
 def reorient_physics() -> NewtonCfg:
-    """MuJoCo Warp with the settings upstream's Shadow task uses on Newton (implicitfast, elliptic cones)."""
+    """MuJoCo Warp with the wheel's own contact model for this hand: pyramidal cones, ``impratio`` 1.
+
+    The wheel's scenes for this MJCF (``hand/manipulate_block.xml``) leave MuJoCo's cone and ``impratio`` at their
+    defaults; upstream's Shadow task chose elliptic cones with ``impratio`` 10 for its own USD hand. On this hand the
+    elliptic solve costs 4-5 times as much per step (MuJoCo Warp rebuilds its Hessian every iteration), see
+    ``docs/reorient.md``. Upstream's integrator (implicitfast), two substeps and per-world capacities stay.
+    """
     return NewtonCfg(
-        solver_cfg=MJWarpSolverCfg(integrator="implicitfast", cone="elliptic", impratio=10.0, njmax=200, nconmax=70),
+        solver_cfg=MJWarpSolverCfg(integrator="implicitfast", cone="pyramidal", impratio=1.0, njmax=200, nconmax=70),
         num_substeps=2,
     )
